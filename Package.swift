@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`),
+/// neither of which uses a C library; `SoundFile` and `SampleRateConverter` wrap libsndfile and
+/// libsamplerate; `AudioNodes` builds the units on all of them; `Aurender` is the umbrella
+/// a library user imports; `AurenderCLI` is the `aurender` command.
+let package = Package(
+    name: "aurender",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Aurender", targets: ["Aurender"]),
+        .executable(name: "aurender", targets: ["AurenderCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSndfile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+        ),
+        .systemLibrary(
+            name: "CSamplerate",
+            pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
+        ),
+        .target(name: "AudioGraph"),
+        .target(name: "AudioDSP", dependencies: ["AudioGraph"]),
+        .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
+        .target(
+            name: "AudioNodes",
+            dependencies: ["AudioGraph", "AudioDSP", "SoundFile"]
+        ),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "AudioNodes"]),
+        .executableTarget(
+            name: "AurenderCLI",
+            dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(name: "MallocCounter", path: "Tests/MallocCounter"),
+        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
+        .testTarget(name: "SoundFileTests", dependencies: ["SoundFile"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "MallocCounter"]),
+        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,187 @@
+/// What feeds one input bus of a node: another node's output bus or a render callback.
+public enum InputSource {
+    case node(AudioNode, bus: Int)
+    case callback(RenderCallback)
+}
+
+/// A unit in a graph: an audio unit with input and output buses, properties and parameters.
+///
+/// Subclasses override the lifecycle hooks they need; the defaults describe a unit with one
+/// input and one output that keeps its input format and passes audio through unchanged.
+///
+/// Lifecycle, as in Core Audio and SoX:
+/// 1. *configure* — set properties (stream formats, bus counts) while uninitialized;
+/// 2. *initialize* — the graph propagates formats, then calls `allocateRenderResources()`:
+///    formats are fixed, buffers and coefficients are made here and nowhere later;
+/// 3. *render* — `render(_:_:_:)` is called once per slice; it must not allocate or lock;
+/// 4. *uninitialize* — `deallocateRenderResources()`; properties may change again.
+open class AudioNode {
+    /// The node's name, unique in its graph; every error about the node uses it.
+    public let name: String
+    /// Whether the node's graph is initialized; properties are frozen while it is.
+    public internal(set) var isInitialized = false
+    /// The most frames one render call may ask for (global scope); set by the graph.
+    public internal(set) var maximumFramesPerSlice = Graph.defaultMaximumFramesPerSlice
+
+    private var inputFormats: [StreamFormat?]
+    private var outputFormats: [StreamFormat?]
+    private var explicitOutputBuses: Set<Int> = []
+    private var explicitInputBuses: Set<Int> = []
+    private var parameterValues: [Float]
+    /// What feeds each input bus, filled in by the graph when it initializes.
+    public internal(set) var inputSources: [InputSource?]
+
+    /// A node with the given bus counts; formats are unset until set or propagated.
+    public init(name: String, inputBusCount: Int, outputBusCount: Int) {
+        self.name = name
+        inputFormats = Array(repeating: nil, count: inputBusCount)
+        outputFormats = Array(repeating: nil, count: outputBusCount)
+        inputSources = Array(repeating: nil, count: inputBusCount)
+        parameterValues = []
+        parameterValues = parameterDescriptions.map(\.defaultValue)
+    }
+
+    // MARK: Buses and properties
+
+    /// Input buses (elements of the input scope).
+    public var inputBusCount: Int { inputFormats.count }
+    /// Output buses (elements of the output scope).
+    public var outputBusCount: Int { outputFormats.count }
+
+    /// Sets the number of input buses (Core Audio's element count property); only while uninitialized.
+    public func setInputBusCount(_ count: Int) throws(GraphError) {
+        try requireUninitialized("set the input bus count")
+        inputFormats = Array(inputFormats.prefix(count)) + Array(repeating: nil, count: max(0, count - inputFormats.count))
+        inputSources = Array(inputSources.prefix(count)) + Array(repeating: nil, count: max(0, count - inputSources.count))
+        explicitInputBuses = explicitInputBuses.filter { $0 < count }
+    }
+
+    /// The stream format of a bus, if set or propagated.
+    public func streamFormat(scope: Scope, bus: Int = 0) -> StreamFormat? {
+        switch scope {
+        case .input: inputFormats.indices.contains(bus) ? inputFormats[bus] : nil
+        case .output: outputFormats.indices.contains(bus) ? outputFormats[bus] : nil
+        case .global: nil
+        }
+    }
+
+    /// Sets the stream format of a bus (Core Audio's `kAudioUnitProperty_StreamFormat`); only while uninitialized.
+    public func setStreamFormat(_ format: StreamFormat, scope: Scope, bus: Int = 0) throws(GraphError) {
+        try requireUninitialized("set a stream format")
+        do { try format.validate() } catch { throw .invalidFormat(node: name, scope: scope, bus: bus, reason: error) }
+        switch scope {
+        case .input:
+            guard inputFormats.indices.contains(bus) else { throw .noSuchBus(node: name, scope: scope, bus: bus) }
+            inputFormats[bus] = format
+            explicitInputBuses.insert(bus)
+        case .output:
+            guard outputFormats.indices.contains(bus) else { throw .noSuchBus(node: name, scope: scope, bus: bus) }
+            outputFormats[bus] = format
+            explicitOutputBuses.insert(bus)
+        case .global:
+            throw .noSuchBus(node: name, scope: scope, bus: bus)
+        }
+    }
+
+    /// Whether the user set this bus's format, rather than the graph propagating it.
+    public func hasExplicitFormat(scope: Scope, bus: Int) -> Bool {
+        scope == .input ? explicitInputBuses.contains(bus) : explicitOutputBuses.contains(bus)
+    }
+
+    func propagate(_ format: StreamFormat?, scope: Scope, bus: Int) {
+        if scope == .input { inputFormats[bus] = format } else { outputFormats[bus] = format }
+    }
+
+    func requireUninitialized(_ operation: String) throws(GraphError) {
+        if isInitialized { throw .initialized(node: name, operation: operation) }
+    }
+
+    // MARK: Parameters
+
+    /// The parameters this node type has; override to declare them.
+    open var parameterDescriptions: [ParameterDescription] { [] }
+
+    /// The current value of a parameter.
+    public func parameter(_ id: ParameterID) -> Float {
+        parameterValues.indices.contains(id) ? parameterValues[id] : 0
+    }
+
+    /// Sets a parameter; allowed at any time between slices. Values outside the range are refused.
+    public func setParameter(_ id: ParameterID, _ value: Float) throws(GraphError) {
+        guard parameterValues.indices.contains(id) else { throw .noSuchParameter(node: name, id: id) }
+        let description = parameterDescriptions[id]
+        guard description.range.contains(value) else {
+            throw .parameterOutOfRange(node: name, name: description.name, value: value, range: description.range)
+        }
+        parameterValues[id] = value
+        parameterDidChange(id)
+    }
+
+    /// Called after a parameter changed, between slices; override to react (start a ramp).
+    open func parameterDidChange(_ id: ParameterID) {}
+
+    // MARK: Lifecycle hooks
+
+    /// The format an output bus produces when none was set explicitly.
+    /// The default keeps the format of input bus 0.
+    open func defaultOutputFormat(bus: Int) -> StreamFormat? {
+        inputBusCount > 0 ? streamFormat(scope: .input, bus: 0) : nil
+    }
+
+    /// Checks the resolved formats; throw `GraphError.unsupportedFormat` to refuse them.
+    /// The default requires the canonical form on every bus and output formats equal to input bus 0's.
+    open func validateFormats() throws(GraphError) {
+        for bus in 0..<inputBusCount {
+            try requireCanonical(scope: .input, bus: bus)
+        }
+        for bus in 0..<outputBusCount {
+            try requireCanonical(scope: .output, bus: bus)
+            if inputBusCount > 0, let input = streamFormat(scope: .input, bus: 0),
+               let output = streamFormat(scope: .output, bus: bus), input != output {
+                throw .unsupportedFormat(node: name, scope: .output, bus: bus, format: output,
+                                         reason: "this node does not convert; its input is \(input)")
+            }
+        }
+    }
+
+    /// Throws unless the bus carries Float32 non-interleaved audio.
+    public func requireCanonical(scope: Scope, bus: Int) throws(GraphError) {
+        guard let format = streamFormat(scope: scope, bus: bus) else {
+            throw .missingFormat(node: name, scope: scope, bus: bus)
+        }
+        if !format.isCanonical {
+            throw .unsupportedFormat(node: name, scope: scope, bus: bus, format: format,
+                                     reason: "nodes take Float32 non-interleaved audio; convert at the file edge")
+        }
+    }
+
+    /// Makes buffers, coefficients and state; formats are fixed from here to uninitialize.
+    open func allocateRenderResources() throws {}
+
+    /// Frees what `allocateRenderResources()` made.
+    open func deallocateRenderResources() {}
+
+    /// Renders `request.frameCount` frames of output bus `request.bus` into `output`,
+    /// returning how many are audio (fewer means the stream ends; the rest are zeros).
+    /// The default pulls input bus 0 straight into `output`.
+    open func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
+        try pullInput(bus: 0, &flags, request, into: output)
+    }
+
+    /// Pulls input bus `bus` for the frames of `request` into `buffers`: the recursive step of the pull model.
+    public final func pullInput(bus: Int, _ flags: inout RenderActionFlags, _ request: RenderRequest,
+                                into buffers: AudioBufferList) throws -> Int {
+        switch inputSources[bus] {
+        case .node(let source, let sourceBus)?:
+            var upstream = request
+            upstream.bus = sourceBus
+            return try source.render(&flags, upstream, buffers)
+        case .callback(let callback)?:
+            var upstream = request
+            upstream.bus = bus
+            return try callback(&flags, upstream, buffers)
+        case nil:
+            throw GraphError.inputNotFed(node: name, bus: bus)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import AudioDSP
+import AudioGraph
+import SoundFile
+
+/// Feeds a graph from a sound file: the render callback at a leaf of the graph.
+///
+/// It reads interleaved frames into a scratch buffer made once at init and splits them
+/// into the slice's channel buffers. At the end of the file it zeroes the rest of the
+/// slice and sets `.endOfStream`; after that, every slice is silence.
+public final class AudioFileReader {
+    /// The open file.
+    public let file: SoundFileReader
+    /// What the reader produces: the file's rate and channels, in the canonical form.
+    public let format: StreamFormat
+    /// Frames read so far.
+    public private(set) var framesRead: Int64 = 0
+    private let scratch: UnsafeMutablePointer<Float>
+    private let scratchFrames: Int
+    private var exhausted = false
+
+    /// A reader over an open file, reading at most `scratchFrames` frames per libsndfile call.
+    public init(file: SoundFileReader, scratchFrames: Int = Graph.defaultMaximumFramesPerSlice) {
+        self.file = file
+        format = file.format.canonical
+        self.scratchFrames = max(1, scratchFrames)
+        scratch = .allocate(capacity: self.scratchFrames * file.format.channelCount)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Feeds input bus `bus` of `node` in `graph` from this file, setting that bus's format.
+    public func attach(to node: AudioNode, bus: Int = 0, in graph: Graph) throws {
+        try node.setStreamFormat(format, scope: .input, bus: bus)
+        try graph.setRenderCallback(for: node, bus: bus) { [self] flags, request, buffers in
+            try render(&flags, request, buffers)
+        }
+    }
+
+    /// Fills `buffers` with the next `request.frameCount` frames of the file; a `RenderCallback`.
+    public func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ buffers: AudioBufferList) throws -> Int {
+        var filled = 0
+        while filled < request.frameCount, !exhausted {
+            let wanted = min(scratchFrames, request.frameCount - filled)
+            let got = try file.read(into: scratch, frames: wanted)
+            SampleConversion.deinterleave(scratch, frames: got, into: buffers, at: filled)
+            filled += got
+            if got < wanted { exhausted = true }
+        }
+        framesRead += Int64(filled)
+        if filled < request.frameCount {
+            buffers.zero(from: filled, frames: request.frameCount - filled)
+            flags.insert(.endOfStream)
+            if filled == 0 { flags.insert(.outputIsSilence) }
+        }
+        return filled
+    }
+}

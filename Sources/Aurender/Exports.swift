@@ -1,0 +1,4 @@
+@_exported import AudioDSP
+@_exported import AudioGraph
+@_exported import AudioNodes
+@_exported import SoundFile

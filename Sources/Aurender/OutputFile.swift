@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A destination written through a temporary file beside it, renamed over it on success.
+///
+/// The temporary file is created exclusively in the destination's folder (so the rename is
+/// atomic on one file system). Until `commit()`, an existing destination is untouched;
+/// `discard()` removes the temporary file. Standard output (`-`) is written directly.
+public final class OutputFile {
+    /// The destination as the user named it.
+    public let path: String
+    /// The descriptor to write to; the writer that takes it closes it.
+    public let fileDescriptor: Int32
+    private let temporaryPath: String?
+    private var settled = false
+
+    /// Creates the temporary file for `path`, or takes standard output for `-`.
+    public init(path: String) throws(RenderError) {
+        self.path = path
+        if path == "-" {
+            fileDescriptor = STDOUT_FILENO
+            temporaryPath = nil
+            return
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder).\(name).aurender-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+        fileDescriptor = descriptor
+        temporaryPath = String(cString: template)
+    }
+
+    deinit { discard() }
+
+    /// Moves the finished temporary file over the destination.
+    public func commit() throws(RenderError) {
+        guard !settled else { return }
+        settled = true
+        guard let temporaryPath else { return }
+        if rename(temporaryPath, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw .cannotCreate(path: path, reason: reason)
+        }
+    }
+
+    /// Removes the temporary file; the destination stays as it was.
+    public func discard() {
+        guard !settled else { return }
+        settled = true
+        if let temporaryPath { unlink(temporaryPath) }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+
+/// The `aurender` command: renders audio files through an audio graph, offline.
+@main
+struct AurenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aurender",
+        abstract: "Render audio files through an offline audio graph, as fast as the disk allows.",
+        discussion: """
+            With no subcommand, renders INPUT to OUTPUT (see 'aurender render --help').
+
+            EXIT STATUS
+              0   success
+              64  usage error: bad option, unknown preset or container, output is an input
+              65  the input is not usable audio (unrecognised, damaged, no channels, bad rate)
+              66  the input cannot be opened (missing, unreadable, a directory)
+              70  internal error (a bug: please report it)
+              73  the output cannot be created (missing folder, no permission)
+              74  reading or writing failed midway (disk full, I/O error)
+            """,
+        version: AurenderVersion.string,
+        subcommands: [RenderCommand.self, InfoCommand.self],
+        defaultSubcommand: RenderCommand.self
+    )
+}
+
+/// The version `--version` prints.
+enum AurenderVersion {
+    static let string = "0.1.0"
+}

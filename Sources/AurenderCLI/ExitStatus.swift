@@ -1,0 +1,48 @@
+import ArgumentParser
+import Aurender
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The documented exit codes, after BSD's sysexits.h.
+enum ExitStatus: Int32 {
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case software = 70
+    case cannotCreate = 73
+    case ioError = 74
+
+    /// The status a render failure exits with.
+    init(_ error: RenderError) {
+        switch error {
+        case .usage, .sameFile: self = .usage
+        case .input(let error): self.init(input: error)
+        case .output(let error): self = error.kind == .unsupportedFormat ? .usage : (error.kind == .cannotOpen ? .cannotCreate : .ioError)
+        case .cannotCreate: self = .cannotCreate
+        case .graph: self = .software
+        }
+    }
+
+    /// The status for a failure to open or read an input.
+    init(input error: SoundFileError) {
+        switch error.kind {
+        case .cannotOpen: self = .noInput
+        case .invalidFile, .unsupportedFormat: self = .dataError
+        case .readFailed, .writeFailed: self = .ioError
+        }
+    }
+}
+
+/// Prints one line on standard error, prefixed with the command's name.
+func printError(_ message: String) {
+    fputs("aurender: \(message)\n", stderr)
+}
+
+/// Prints `message` and ends the command with `status`.
+func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
+    printError(message)
+    return ExitCode(status.rawValue)
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Aurender
+
+/// `aurender [render] INPUT OUTPUT`: renders one file through the graph.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render INPUT to OUTPUT through the graph (the default subcommand).",
+        discussion: """
+            The output container comes from OUTPUT's extension (wav, aiff, flac, caf, w64, rf64, \
+            ogg, opus, mp3, au, raw) or --type. The encoding is --bits, else the input's where the \
+            container can hold it, else 16-bit PCM (or the codec of a lossy container).
+
+            The output is written to a temporary file beside OUTPUT and renamed over it only when \
+            complete: on any failure OUTPUT is left as it was. OUTPUT may not be the same file as \
+            INPUT (checked by device and inode, through links).
+
+            Use - for standard input or output. A headerless (raw) input needs --input-type raw \
+            with --input-rate, --input-channels and --input-bits; a WAV cannot be written to a pipe, \
+            so use --type au or raw for standard output.
+            """
+    )
+
+    @Argument(help: "The file to read (- for standard input).")
+    var input: String
+
+    @Argument(help: "The file to write (- for standard output).")
+    var output: String
+
+    @Option(help: ArgumentHelp("Output container.", valueName: "type"))
+    var type: ContainerArgument?
+
+    @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
+    var bits: BitsArgument?
+
+    @OptionGroup(title: "Raw input")
+    var rawInput: RawInputOptions
+
+    @Option(help: ArgumentHelp("Frames per rendered slice (1 to 1048576).", valueName: "frames"))
+    var framesPerSlice = Graph.defaultMaximumFramesPerSlice
+
+    func validate() throws {
+        guard (1...1_048_576).contains(framesPerSlice) else {
+            throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
+        }
+        if output != "-", let type, type.type.isLossy, bits != nil {
+            throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
+        }
+    }
+
+    func run() throws {
+        var options = RenderJob.Options()
+        options.outputType = type?.type
+        options.outputEncoding = bits?.encoding ?? type?.encoding
+        options.rawInput = try rawInput.format()
+        options.framesPerSlice = framesPerSlice
+        let job = RenderJob(input: input, output: output, options: options)
+        let summary: RenderJob.Summary
+        do {
+            summary = try job.run()
+        } catch let error as RenderError {
+            throw fail(error.description, ExitStatus(error))
+        }
+        reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+    }
+}
+
+/// Warns on standard error about samples that could not be written as they were.
+func reportClipping(_ count: ClipCount, output: String, integer: Bool) {
+    if count.overs > 0 {
+        printError("\(output): \(count.overs) samples " + (integer ? "clipped at full scale" : "beyond full scale (kept in the float output)"))
+    }
+    if count.nonFinite > 0 {
+        printError("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
+    }
+}
+
+/// Options describing a headerless input, which has no header to say its format.
+struct RawInputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Input container, for inputs without a header: raw.", valueName: "type"))
+    var inputType: ContainerArgument?
+
+    @Option(help: ArgumentHelp("Sample rate of a raw input, in Hz.", valueName: "hz"))
+    var inputRate: Int?
+
+    @Option(help: ArgumentHelp("Channels of a raw input.", valueName: "n"))
+    var inputChannels: Int?
+
+    @Option(help: ArgumentHelp("Encoding of a raw input: 8, 16, 24, 32, float or double.", valueName: "bits"))
+    var inputBits: BitsArgument?
+
+    /// The raw format, when `--input-type raw` is given; a usage error if it is incomplete.
+    func format() throws -> SoundFileReader.RawFormat? {
+        guard let inputType else {
+            if inputRate != nil || inputChannels != nil || inputBits != nil {
+                throw ValidationError("--input-rate, --input-channels and --input-bits need --input-type raw")
+            }
+            return nil
+        }
+        guard inputType.type == .raw else {
+            throw ValidationError("--input-type only takes raw; other containers are recognised from their header")
+        }
+        guard let inputRate, let inputChannels, let inputBits else {
+            throw ValidationError("--input-type raw needs --input-rate, --input-channels and --input-bits")
+        }
+        return SoundFileReader.RawFormat(sampleRate: inputRate, channelCount: inputChannels, encoding: inputBits.encoding)
+    }
+}

@@ -1,0 +1,78 @@
+import CSndfile
+
+/// Every call into libsndfile goes through this one file, so the C surface is in one place.
+enum LibSndfile {
+    typealias Handle = OpaquePointer
+
+    static func open(path: String, mode: Int, info: inout SF_INFO) -> Handle? {
+        sf_open(path, Int32(mode), &info)
+    }
+
+    static func open(fileDescriptor: Int32, mode: Int, info: inout SF_INFO, closeDescriptor: Bool) -> Handle? {
+        sf_open_fd(fileDescriptor, Int32(mode), &info, closeDescriptor ? 1 : 0)
+    }
+
+    /// The message for the last failure on `handle`, or for the last failed open when `handle` is nil.
+    static func errorMessage(_ handle: Handle?) -> String {
+        String(cString: sf_strerror(handle))
+    }
+
+    static func errorCode(_ handle: Handle?) -> Int32 {
+        sf_error(handle)
+    }
+
+    static func readFrames(_ handle: Handle, _ buffer: UnsafeMutablePointer<Float>, _ frames: Int) -> Int {
+        Int(sf_readf_float(handle, buffer, sf_count_t(frames)))
+    }
+
+    static func writeFrames(_ handle: Handle, _ buffer: UnsafePointer<Float>, _ frames: Int) -> Int {
+        Int(sf_writef_float(handle, buffer, sf_count_t(frames)))
+    }
+
+    static func writeFrames(_ handle: Handle, _ buffer: UnsafePointer<Int32>, _ frames: Int) -> Int {
+        Int(sf_writef_int(handle, buffer, sf_count_t(frames)))
+    }
+
+    static func close(_ handle: Handle) -> Int32 {
+        sf_close(handle)
+    }
+
+    static func formatCheck(_ info: SF_INFO) -> Bool {
+        var info = info
+        return sf_format_check(&info) != 0
+    }
+
+    static func setBool(_ handle: Handle, _ command: Int, _ value: Bool) {
+        _ = sf_command(handle, Int32(command), nil, Int32(value ? SF_TRUE : SF_FALSE))
+    }
+
+    static func setDouble(_ handle: Handle, _ command: Int, _ value: Double) -> Bool {
+        var value = value
+        return sf_command(handle, Int32(command), &value, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE)
+    }
+
+    /// libsndfile's own name for a major format or an encoding.
+    static func formatName(_ format: Int32) -> String? {
+        var info = SF_FORMAT_INFO(format: format, name: nil, extension: nil)
+        guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0, let name = info.name else {
+            return nil
+        }
+        return String(cString: name)
+    }
+
+    /// The major formats the installed library knows, with their names and usual extensions.
+    static func majorFormats() -> [(format: Int32, name: String, fileExtension: String)] {
+        var count: Int32 = 0
+        _ = sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR_COUNT), &count, Int32(MemoryLayout<Int32>.size))
+        return (0..<count).compactMap { index in
+            var info = SF_FORMAT_INFO(format: index, name: nil, extension: nil)
+            guard sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+                  let name = info.name, let ext = info.extension else { return nil }
+            return (info.format, String(cString: name), String(cString: ext))
+        }
+    }
+
+    static func version() -> String {
+        String(cString: sf_version_string())
+    }
+}

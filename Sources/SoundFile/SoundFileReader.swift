@@ -1,0 +1,117 @@
+import AudioGraph
+import CSndfile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open sound file being read, frame by frame, through libsndfile.
+///
+/// Streaming: it holds only libsndfile's own small buffers, whatever the file's length.
+public final class SoundFileReader {
+    /// The file as the user named it; `-` is standard input.
+    public let path: String
+    /// The container the file is in.
+    public let type: SoundFileType
+    /// How the file stores its samples.
+    public let encoding: SoundFileEncoding
+    /// Rate and channels of the file, with the sample type it holds exactly (Float32 for codecs).
+    public let format: StreamFormat
+    /// Frames in the file, when the file says so (not for pipes and some streams).
+    public let frameCount: Int64?
+    private var handle: LibSndfile.Handle?
+
+    /// The format of a headerless (raw) input, which the file cannot tell.
+    public struct RawFormat: Sendable {
+        public var sampleRate: Int
+        public var channelCount: Int
+        public var encoding: SoundFileEncoding
+        public init(sampleRate: Int, channelCount: Int, encoding: SoundFileEncoding) {
+            self.sampleRate = sampleRate
+            self.channelCount = channelCount
+            self.encoding = encoding
+        }
+    }
+
+    /// Opens `path` (or standard input for `-`) for reading; `raw` describes a headerless file.
+    public init(path: String, raw: RawFormat? = nil) throws(SoundFileError) {
+        self.path = path
+        var info = SF_INFO()
+        if let raw {
+            info.format = SoundFileType.raw.rawValue | raw.encoding.rawValue
+            info.samplerate = Int32(clamping: raw.sampleRate)
+            info.channels = Int32(clamping: raw.channelCount)
+        }
+        let opened: LibSndfile.Handle?
+        if path == "-" {
+            opened = LibSndfile.open(fileDescriptor: STDIN_FILENO, mode: SFM_READ, info: &info, closeDescriptor: false)
+        } else {
+            try Self.checkReadable(path)
+            opened = LibSndfile.open(path: path, mode: SFM_READ, info: &info)
+        }
+        guard let opened else {
+            throw SoundFileError(path: path, kind: .invalidFile, reason: Self.cleaned(LibSndfile.errorMessage(nil)))
+        }
+        handle = opened
+        type = SoundFileType(rawValue: info.format)
+        encoding = SoundFileEncoding(rawValue: info.format)
+        format = StreamFormat(sampleRate: Double(info.samplerate), channelCount: Int(info.channels),
+                              sampleType: encoding.sampleType ?? .float32, isInterleaved: true)
+        frameCount = info.frames >= 0 && info.frames < Int64.max ? info.frames : nil
+        do {
+            try format.validate()
+        } catch {
+            _ = LibSndfile.close(opened)
+            handle = nil
+            throw SoundFileError(path: path, kind: .invalidFile, reason: "not usable audio: \(error)")
+        }
+    }
+
+    deinit { close() }
+
+    /// Reads up to `frames` interleaved frames as Float32 in [-1, 1); returns the frames read,
+    /// fewer only at the end of the file.
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundFileError) -> Int {
+        guard let handle else { return 0 }
+        var total = 0
+        while total < frames {
+            let got = LibSndfile.readFrames(handle, buffer + total * format.channelCount, frames - total)
+            if got <= 0 { break }
+            total += got
+        }
+        if total < frames, LibSndfile.errorCode(handle) != 0 {
+            throw SoundFileError(path: path, kind: .readFailed, reason: Self.cleaned(LibSndfile.errorMessage(handle)))
+        }
+        return total
+    }
+
+    /// Closes the file; reading afterwards returns no frames.
+    public func close() {
+        if let handle { _ = LibSndfile.close(handle) }
+        handle = nil
+    }
+
+    /// Gives clear reasons for the cases libsndfile reports vaguely: missing, a directory, unreadable.
+    private static func checkReadable(_ path: String) throws(SoundFileError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw SoundFileError(path: path, kind: .cannotOpen, reason: String(cString: strerror(errno)))
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            throw SoundFileError(path: path, kind: .cannotOpen, reason: "is a directory, not a sound file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw SoundFileError(path: path, kind: .cannotOpen, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// libsndfile's messages, trimmed to one line without its trailing period.
+    static func cleaned(_ message: String) -> String {
+        var text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        let systemPrefix = "System error : "
+        if text.hasPrefix(systemPrefix) { text.removeFirst(systemPrefix.count) }
+        while text.hasSuffix(".") || text.hasSuffix(" ") { text.removeLast() }
+        return text.isEmpty ? "unknown libsndfile error" : text
+    }
+}

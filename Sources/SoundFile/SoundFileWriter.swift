@@ -1,0 +1,86 @@
+import AudioGraph
+import CSndfile
+
+/// A sound file being written through libsndfile.
+///
+/// Call `finish()` when done: it closes the file and reports a failed header update,
+/// which a silent close in `deinit` would hide.
+public final class SoundFileWriter {
+    /// The file as the user named it; `-` is standard output.
+    public let path: String
+    public let type: SoundFileType
+    public let encoding: SoundFileEncoding
+    public let channelCount: Int
+    private var handle: LibSndfile.Handle?
+
+    /// Whether libsndfile can write `encoding` in `type` at all.
+    public static func canWrite(type: SoundFileType, encoding: SoundFileEncoding, sampleRate: Int, channelCount: Int) -> Bool {
+        var info = SF_INFO()
+        info.format = type.rawValue | encoding.rawValue
+        info.samplerate = Int32(clamping: sampleRate)
+        info.channels = Int32(clamping: channelCount)
+        return LibSndfile.formatCheck(info)
+    }
+
+    /// Starts a file on an open descriptor, which the writer then owns and closes.
+    public init(fileDescriptor: Int32, path: String, type: SoundFileType, encoding: SoundFileEncoding,
+                sampleRate: Int, channelCount: Int) throws(SoundFileError) {
+        self.path = path
+        self.type = type
+        self.encoding = encoding
+        self.channelCount = channelCount
+        guard Self.canWrite(type: type, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount) else {
+            throw SoundFileError(path: path, kind: .unsupportedFormat,
+                                 reason: "cannot write \(encoding.name) in \(type.name) at \(sampleRate) Hz with \(channelCount) channels")
+        }
+        var info = SF_INFO()
+        info.format = type.rawValue | encoding.rawValue
+        info.samplerate = Int32(clamping: sampleRate)
+        info.channels = Int32(clamping: channelCount)
+        guard let opened = LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: true) else {
+            throw SoundFileError(path: path, kind: .writeFailed,
+                                 reason: SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))
+        }
+        handle = opened
+        LibSndfile.setBool(opened, SFC_SET_ADD_PEAK_CHUNK, false)
+    }
+
+    deinit {
+        if let handle { _ = LibSndfile.close(handle) }
+    }
+
+    /// Writes interleaved Float32 frames (for float and lossy encodings).
+    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(SoundFileError) {
+        guard let handle else { throw closedError }
+        try check(LibSndfile.writeFrames(handle, samples, frames), of: frames)
+    }
+
+    /// Writes interleaved frames of left-justified 32-bit integers (for PCM encodings).
+    public func write(_ samples: UnsafePointer<Int32>, frames: Int) throws(SoundFileError) {
+        guard let handle else { throw closedError }
+        try check(LibSndfile.writeFrames(handle, samples, frames), of: frames)
+    }
+
+    /// Completes the header and closes the file, reporting any failure.
+    public func finish() throws(SoundFileError) {
+        guard let handle else { return }
+        self.handle = nil
+        let status = LibSndfile.close(handle)
+        if status != 0 {
+            throw SoundFileError(path: path, kind: .writeFailed,
+                                 reason: "closing failed: \(SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))")
+        }
+    }
+
+    private func check(_ written: Int, of frames: Int) throws(SoundFileError) {
+        if written != frames {
+            let message = handle.map { SoundFileReader.cleaned(LibSndfile.errorMessage($0)) } ?? "file closed"
+            throw SoundFileError(path: path, kind: .writeFailed,
+                                 reason: "wrote \(written) of \(frames) frames: \(message)")
+        }
+    }
+
+    private var closedError: SoundFileError {
+        SoundFileError(path: path, kind: .writeFailed, reason: "the file is already closed")
+    }
+}
