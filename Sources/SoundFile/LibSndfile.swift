@@ -25,6 +25,14 @@ enum LibSndfile {
         Int(sf_readf_float(handle, buffer, sf_count_t(frames)))
     }
 
+    static func readFrames(_ handle: Handle, _ buffer: UnsafeMutablePointer<Int16>, _ frames: Int) -> Int {
+        Int(sf_readf_short(handle, buffer, sf_count_t(frames)))
+    }
+
+    static func writeFrames(_ handle: Handle, _ buffer: UnsafePointer<Int16>, _ frames: Int) -> Int {
+        Int(sf_writef_short(handle, buffer, sf_count_t(frames)))
+    }
+
     static func writeFrames(_ handle: Handle, _ buffer: UnsafePointer<Float>, _ frames: Int) -> Int {
         Int(sf_writef_float(handle, buffer, sf_count_t(frames)))
     }

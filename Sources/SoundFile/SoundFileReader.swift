@@ -73,10 +73,24 @@ public final class SoundFileReader {
     /// Reads up to `frames` interleaved frames as Float32 in [-1, 1); returns the frames read,
     /// fewer only at the end of the file.
     public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundFileError) -> Int {
+        try readLoop(frames: frames) { handle, done, wanted in
+            LibSndfile.readFrames(handle, buffer + done * format.channelCount, wanted)
+        }
+    }
+
+    /// Reads up to `frames` interleaved frames as 16-bit integers; returns the frames read,
+    /// fewer only at the end of the file. For 16-bit files this copies without converting.
+    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(SoundFileError) -> Int {
+        try readLoop(frames: frames) { handle, done, wanted in
+            LibSndfile.readFrames(handle, buffer + done * format.channelCount, wanted)
+        }
+    }
+
+    private func readLoop(frames: Int, _ readChunk: (LibSndfile.Handle, Int, Int) -> Int) throws(SoundFileError) -> Int {
         guard let handle else { return 0 }
         var total = 0
         while total < frames {
-            let got = LibSndfile.readFrames(handle, buffer + total * format.channelCount, frames - total)
+            let got = readChunk(handle, total, frames - total)
             if got <= 0 { break }
             total += got
         }

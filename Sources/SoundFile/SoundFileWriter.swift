@@ -55,6 +55,12 @@ public final class SoundFileWriter {
         try check(LibSndfile.writeFrames(handle, samples, frames), of: frames)
     }
 
+    /// Writes interleaved frames of 16-bit integers (for 16-bit PCM: copied without converting).
+    public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws(SoundFileError) {
+        guard let handle else { throw closedError }
+        try check(LibSndfile.writeFrames(handle, samples, frames), of: frames)
+    }
+
     /// Writes interleaved frames of left-justified 32-bit integers (for PCM encodings).
     public func write(_ samples: UnsafePointer<Int32>, frames: Int) throws(SoundFileError) {
         guard let handle else { throw closedError }

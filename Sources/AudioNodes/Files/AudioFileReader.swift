@@ -14,8 +14,10 @@ public final class AudioFileReader {
     public let format: StreamFormat
     /// Frames read so far.
     public private(set) var framesRead: Int64 = 0
-    private let scratch: UnsafeMutablePointer<Float>
+    private let scratch: UnsafeMutableRawPointer
     private let scratchFrames: Int
+    /// 16-bit files are read as integers: libsndfile then copies instead of converting.
+    private let readsShorts: Bool
     private var exhausted = false
 
     /// A reader over an open file, reading at most `scratchFrames` frames per libsndfile call.
@@ -23,7 +25,9 @@ public final class AudioFileReader {
         self.file = file
         format = file.format.canonical
         self.scratchFrames = max(1, scratchFrames)
-        scratch = .allocate(capacity: self.scratchFrames * file.format.channelCount)
+        readsShorts = file.encoding == .pcm16
+        scratch = .allocate(byteCount: self.scratchFrames * file.format.channelCount * MemoryLayout<Float>.size,
+                            alignment: MemoryLayout<Float>.alignment)
     }
 
     deinit { scratch.deallocate() }
@@ -41,8 +45,16 @@ public final class AudioFileReader {
         var filled = 0
         while filled < request.frameCount, !exhausted {
             let wanted = min(scratchFrames, request.frameCount - filled)
-            let got = try file.read(into: scratch, frames: wanted)
-            SampleConversion.deinterleave(scratch, frames: got, into: buffers, at: filled)
+            let got: Int
+            if readsShorts {
+                let shorts = scratch.assumingMemoryBound(to: Int16.self)
+                got = try file.read(into: shorts, frames: wanted)
+                SampleConversion.deinterleave(shorts, frames: got, into: buffers, at: filled)
+            } else {
+                let floats = scratch.assumingMemoryBound(to: Float.self)
+                got = try file.read(into: floats, frames: wanted)
+                SampleConversion.deinterleave(floats, frames: got, into: buffers, at: filled)
+            }
             filled += got
             if got < wanted { exhausted = true }
         }

@@ -15,33 +15,34 @@ public final class AudioFileWriter {
     public private(set) var framesWritten: Int64 = 0
     private let integerBits: Int?
     private let scratchFrames: Int
-    private let floatScratch: UnsafeMutablePointer<Float>
-    private let integerScratch: UnsafeMutablePointer<Int32>
+    private let scratch: UnsafeMutableRawPointer
 
     /// A writer for `file`, taking slices of at most `maximumFrames` frames.
     public init(file: SoundFileWriter, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice) {
         self.file = file
         integerBits = file.encoding.integerBits
         scratchFrames = max(1, maximumFrames)
-        let samples = scratchFrames * file.channelCount
-        floatScratch = .allocate(capacity: integerBits == nil ? samples : 1)
-        integerScratch = .allocate(capacity: integerBits == nil ? 1 : samples)
+        scratch = .allocate(byteCount: scratchFrames * file.channelCount * 4, alignment: 4)
     }
 
-    deinit {
-        floatScratch.deallocate()
-        integerScratch.deallocate()
-    }
+    deinit { scratch.deallocate() }
 
     /// Writes the first `frames` frames of `buffers`, which has the file's channel count.
     public func write(_ buffers: AudioBufferList, frames: Int) throws {
         precondition(frames <= scratchFrames, "slice of \(frames) frames exceeds the writer's \(scratchFrames)")
-        if let integerBits {
-            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: integerBits, into: integerScratch)
-            try file.write(integerScratch, frames: frames)
-        } else {
-            clipCount += SampleConversion.interleave(buffers, frames: frames, into: floatScratch)
-            try file.write(floatScratch, frames: frames)
+        switch integerBits {
+        case 16?:
+            let shorts = scratch.assumingMemoryBound(to: Int16.self)
+            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: 16, into: shorts)
+            try file.write(shorts, frames: frames)
+        case let bits?:
+            let integers = scratch.assumingMemoryBound(to: Int32.self)
+            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: bits, into: integers)
+            try file.write(integers, frames: frames)
+        case nil:
+            let floats = scratch.assumingMemoryBound(to: Float.self)
+            clipCount += SampleConversion.interleave(buffers, frames: frames, into: floats)
+            try file.write(floats, frames: frames)
         }
         framesWritten += Int64(frames)
     }
