@@ -1,6 +1,6 @@
 extension Graph {
     /// Phase 1 of initialize: exactly one output node, every input bus fed, no cycles.
-    /// Returns the nodes that feed the output, sources before the nodes they feed.
+    /// Returns every node, each after the nodes that feed it.
     func validate() throws(GraphError) -> [AudioNode] {
         let outputs = nodes.filter { $0 is GenericOutput }
         guard !outputs.isEmpty else { throw .noOutputNode }
@@ -31,7 +31,7 @@ extension Graph {
             state[ObjectIdentifier(node)] = .done
             order.append(node)
         }
-        try visit(outputs[0])
+        for node in outputs + nodes { try visit(node) }
         return order
     }
 

@@ -49,9 +49,10 @@ public final class Graph {
         }
     }
 
-    /// Connects output bus `sourceBus` of `source` to input bus `destinationBus` of `destination`.
-    public func connect(_ source: AudioNode, bus sourceBus: Int = 0, to destination: AudioNode,
-                        bus destinationBus: Int = 0) throws(GraphError) {
+    /// Connects output bus `sourceBus` of `source` to input bus `destinationBus` of `destination`
+    /// (Core Audio's `AUGraphConnectNodeInput`).
+    public func connect(_ source: AudioNode, outputBus sourceBus: Int = 0, to destination: AudioNode,
+                        inputBus destinationBus: Int = 0) throws(GraphError) {
         try requireUninitialized("connect nodes")
         try requireMember(source)
         guard sourceBus >= 0, sourceBus < source.outputBusCount else {
