@@ -39,11 +39,12 @@ let package = Package(
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "MallocCounter", path: "Tests/MallocCounter"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
-        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
-        .testTarget(name: "SoundFileTests", dependencies: ["SoundFile"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "MallocCounter"]),
-        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
+        .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A fresh folder under the system's temporary folder, removed when the value is released.
+public final class TemporaryFolder {
+    public let path: String
+
+    public init() throws {
+        path = NSTemporaryDirectory() + "aurender-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The path of `name` inside the folder.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// The names of the files in the folder, sorted.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+}
+
+/// The root of this package, found from this source file's location.
+public let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The path of a fixture file.
+public func fixture(_ name: String) -> String { packageRoot + "/fixtures/" + name }
