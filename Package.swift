@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "MallocCounter", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

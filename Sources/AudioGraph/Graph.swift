@@ -12,7 +12,9 @@ public final class Graph {
     /// What feeds each input bus, by destination node and bus.
     private(set) var sources: [InputKey: InputSource] = [:]
     /// Whether `initialize()` succeeded and `uninitialize()` has not been called since.
-    public private(set) var isInitialized = false
+    public var isInitialized: Bool { renderingOutput != nil }
+    /// The output node, found once by `initialize()` so that rendering does no searching.
+    private var renderingOutput: GenericOutput?
     /// The most frames one render call may ask for, for every node of the graph.
     public private(set) var maximumFramesPerSlice = Graph.defaultMaximumFramesPerSlice
 
@@ -96,8 +98,8 @@ public final class Graph {
 
     /// Pulls one slice through the output node; see `GenericOutput.renderSlice(frameCount:)`.
     public func renderSlice(frameCount: Int) throws -> SliceResult {
-        guard isInitialized, let output else { throw GraphError.notInitialized }
-        return try output.renderSlice(frameCount: frameCount)
+        guard let renderingOutput else { throw GraphError.notInitialized }
+        return try renderingOutput.renderSlice(frameCount: frameCount)
     }
 
     // MARK: Lifecycle
@@ -123,7 +125,7 @@ public final class Graph {
             for node in prepared { node.deallocateRenderResources(); node.isInitialized = false }
             throw error
         }
-        isInitialized = true
+        renderingOutput = output
     }
 
     /// Frees every node's render resources; properties and connections may change again.
@@ -134,7 +136,7 @@ public final class Graph {
             node.isInitialized = false
             node.inputSources = Array(repeating: nil, count: node.inputBusCount)
         }
-        isInitialized = false
+        renderingOutput = nil
     }
 
     // MARK: Helpers

@@ -8,7 +8,9 @@ import Darwin
 ///
 /// The temporary file is created exclusively in the destination's folder (so the rename is
 /// atomic on one file system). Until `commit()`, an existing destination is untouched;
-/// `discard()` removes the temporary file. Standard output (`-`) is written directly.
+/// `discard()` removes the temporary file. Standard output (`-`) and existing files that are
+/// not regular files (`/dev/null`, a named pipe) are written directly: renaming over them would
+/// replace the device or pipe itself.
 public final class OutputFile {
     /// The destination as the user named it.
     public let path: String
@@ -22,6 +24,15 @@ public final class OutputFile {
         self.path = path
         if path == "-" {
             fileDescriptor = STDOUT_FILENO
+            temporaryPath = nil
+            return
+        }
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            if (status.st_mode & S_IFMT) == S_IFDIR { throw .cannotCreate(path: path, reason: "is a directory") }
+            let descriptor = open(path, O_WRONLY)
+            guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+            fileDescriptor = descriptor
             temporaryPath = nil
             return
         }

@@ -78,6 +78,10 @@ public struct RenderJob {
                 maximumFrames: options.framesPerSlice)
         } catch {
             destination.discard()
+            if output == "-", error.kind == .writeFailed {
+                throw RenderError.output(SoundFileError(path: output, kind: .unsupportedFormat,
+                                                        reason: "\(error.reason); for standard output use --type au or raw"))
+            }
             throw RenderError.output(error)
         }
         do {
@@ -104,7 +108,8 @@ public struct RenderJob {
     }
 
     /// The container from `--type` or the extension; the encoding from `--bits`, the
-    /// container's lossy codec, the input's encoding where the container holds it, else 16-bit PCM.
+    /// container's lossy codec, the input's PCM or float encoding where the container holds it,
+    /// else 16-bit PCM.
     private func chooseOutputFormat(for file: SoundFileReader) throws(RenderError) -> (SoundFileType, SoundFileEncoding) {
         let implied = output == "-" ? nil : SoundFileType.forPath(output)
         guard let type = options.outputType ?? implied?.type else {
@@ -121,7 +126,8 @@ public struct RenderJob {
             encoding = .vorbis
         } else if type == .mpeg {
             encoding = .mpegLayer3
-        } else if SoundFileWriter.canWrite(type: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
+        } else if file.encoding.sampleType != nil,
+                  SoundFileWriter.canWrite(type: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
             encoding = file.encoding
         } else {
             encoding = .pcm16

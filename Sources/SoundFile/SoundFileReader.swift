@@ -73,24 +73,33 @@ public final class SoundFileReader {
     /// Reads up to `frames` interleaved frames as Float32 in [-1, 1); returns the frames read,
     /// fewer only at the end of the file.
     public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundFileError) -> Int {
-        try readLoop(frames: frames) { handle, done, wanted in
-            LibSndfile.readFrames(handle, buffer + done * format.channelCount, wanted)
-        }
+        try readLoop(into: .floats(buffer), frames: frames)
     }
 
     /// Reads up to `frames` interleaved frames as 16-bit integers; returns the frames read,
     /// fewer only at the end of the file. For 16-bit files this copies without converting.
-    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(SoundFileError) -> Int {
-        try readLoop(frames: frames) { handle, done, wanted in
-            LibSndfile.readFrames(handle, buffer + done * format.channelCount, wanted)
-        }
+    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws -> Int {
+        try readLoop(into: .shorts(buffer), frames: frames)
     }
 
-    private func readLoop(frames: Int, _ readChunk: (LibSndfile.Handle, Int, Int) -> Int) throws(SoundFileError) -> Int {
+    /// Where a read goes; an enum rather than a closure or a generic, so that reading
+    /// allocates nothing even in a debug build.
+    private enum Destination {
+        case floats(UnsafeMutablePointer<Float>)
+        case shorts(UnsafeMutablePointer<Int16>)
+    }
+
+    /// Reads until `frames` frames are read or the file ends; a short read with libsndfile's
+    /// error flag set is an error, not the end.
+    private func readLoop(into destination: Destination, frames: Int) throws(SoundFileError) -> Int {
         guard let handle else { return 0 }
         var total = 0
         while total < frames {
-            let got = readChunk(handle, total, frames - total)
+            let offset = total * format.channelCount
+            let got = switch destination {
+            case .floats(let buffer): LibSndfile.readFrames(handle, buffer + offset, frames - total)
+            case .shorts(let buffer): LibSndfile.readFrames(handle, buffer + offset, frames - total)
+            }
             if got <= 0 { break }
             total += got
         }
@@ -123,8 +132,9 @@ public final class SoundFileReader {
     /// libsndfile's messages, trimmed to one line without its trailing period.
     static func cleaned(_ message: String) -> String {
         var text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
-        let systemPrefix = "System error : "
-        if text.hasPrefix(systemPrefix) { text.removeFirst(systemPrefix.count) }
+        for prefix in ["System error : ", "Error : "] where text.hasPrefix(prefix) {
+            text.removeFirst(prefix.count)
+        }
         while text.hasSuffix(".") || text.hasSuffix(" ") { text.removeLast() }
         return text.isEmpty ? "unknown libsndfile error" : text
     }

@@ -1,0 +1,75 @@
+import Foundation
+import SoundFile
+import TestSupport
+
+/// What one run of the built `aurender` binary did.
+struct CommandResult {
+    var status: Int32
+    var standardOutput: Data
+    var standardError: String
+    var output: String { String(decoding: standardOutput, as: UTF8.self) }
+}
+
+/// The `aurender` binary SwiftPM built beside this test executable.
+let aurenderPath: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("aurender").path
+}()
+
+/// Runs `aurender` with `arguments`, feeding `input` on standard input.
+func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: aurenderPath)
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = stdin
+    try process.run()
+    let writer = Thread {
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try? stdin.fileHandleForWriting.close()
+    }
+    writer.start()
+    let outputData = OutputBox()
+    let outputRead = DispatchSemaphore(value: 0)
+    Thread {
+        outputData.data = stdout.fileHandleForReading.readDataToEndOfFile()
+        outputRead.signal()
+    }.start()
+    let errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+    outputRead.wait()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, standardOutput: outputData.data,
+                         standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Holds what a reader thread read until the caller, which waits for it, takes it.
+private final class OutputBox: @unchecked Sendable {
+    var data = Data()
+}
+
+/// All samples of a file, interleaved, as Float32.
+func samples(of path: String) throws -> (format: StreamFormatSummary, samples: [Float]) {
+    let reader = try SoundFileReader(path: path)
+    var result: [Float] = []
+    var chunk = [Float](repeating: 0, count: 4096 * reader.format.channelCount)
+    while true {
+        let frames = try chunk.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frames: 4096) }
+        result.append(contentsOf: chunk.prefix(frames * reader.format.channelCount))
+        if frames < 4096 { break }
+    }
+    return (StreamFormatSummary(type: reader.type, encoding: reader.encoding, rate: reader.format.sampleRate,
+                                channels: reader.format.channelCount), result)
+}
+
+/// The parts of a file's format the tests compare.
+struct StreamFormatSummary: Equatable {
+    var type: SoundFileType
+    var encoding: SoundFileEncoding
+    var rate: Double
+    var channels: Int
+}
+
+func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

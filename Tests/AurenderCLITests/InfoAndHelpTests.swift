@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct InfoAndHelpTests {
+    @Test func infoDescribesFiles() throws {
+        let result = try aurender(["info", fixture("music.wav"), fixture("speech.flac")])
+        #expect(result.status == 0)
+        #expect(result.output == """
+            File        : \(fixture("music.wav"))
+            Container   : WAV (Microsoft)
+            Encoding    : Signed 16 bit PCM
+            Channels    : 2
+            Sample rate : 44100 Hz
+            Frames      : 132300
+            Duration    : 00:00:03.000
+
+            File        : \(fixture("speech.flac"))
+            Container   : FLAC (Free Lossless Audio Codec)
+            Encoding    : Signed 16 bit PCM
+            Channels    : 1
+            Sample rate : 22050 Hz
+            Frames      : 117884
+            Duration    : 00:00:05.346
+
+            """)
+    }
+
+    @Test func infoPrintsJSON() throws {
+        let result = try aurender(["info", "--json", fixture("music.ogg"), "/missing.wav"])
+        #expect(result.status == 66)
+        #expect(result.standardError == "aurender: /missing.wav: No such file or directory\n")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]])
+        #expect(parsed.count == 1)
+        #expect(parsed[0]["path"] as? String == fixture("music.ogg"))
+        #expect(parsed[0]["encoding"] as? String == "Vorbis")
+        #expect(parsed[0]["channels"] as? Int == 2)
+        #expect(parsed[0]["sampleRate"] as? Double == 44100)
+        #expect(Set(parsed[0].keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "durationSeconds"])
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try aurender(["--help"])
+        #expect(help.status == 0)
+        for text in ["USAGE: aurender <subcommand>", "render (default)", "info", "EXIT STATUS", "73  the output cannot be created"] {
+            #expect(help.output.contains(text), "help lacks \(text)")
+        }
+        let renderHelp = try aurender(["render", "--help"])
+        for text in ["--type <type>", "--bits <bits>", "--input-rate <hz>", "temporary file", "--frames-per-slice"] {
+            #expect(renderHelp.output.contains(text), "render help lacks \(text)")
+        }
+        let version = try aurender(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.split(separator: ".").count == 3)
+    }
+
+    @Test func noArgumentsIsAUsageError() throws {
+        let result = try aurender([])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("Missing expected argument '<input>'"))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SoundFile
+import TestSupport
+import Testing
+
+@Suite struct RenderCommandTests {
+    @Test(arguments: ["music.wav", "speech.wav", "music.flac", "speech.aiff"])
+    func passThroughIsSampleExact(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("out." + (name.split(separator: ".").last ?? "wav"))
+        let result = try aurender([fixture(name), output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        let (inFormat, inSamples) = try samples(of: fixture(name))
+        let (outFormat, outSamples) = try samples(of: output)
+        #expect(outFormat == inFormat)
+        #expect(outSamples == inSamples)
+        #expect(folder.contents() == [output.split(separator: "/").last.map(String.init)!])
+    }
+
+    @Test(arguments: ["24", "float"])
+    func passThroughIsExactForDeeperEncodings(_ bits: String) throws {
+        let folder = try TemporaryFolder()
+        let deep = folder.file("deep.wav")
+        #expect(try aurender([fixture("music.wav"), deep, "--bits", bits]).status == 0)
+        #expect(try aurender([deep, folder.file("again.wav")]).status == 0)
+        let (format, original) = try samples(of: deep)
+        let (againFormat, again) = try samples(of: folder.file("again.wav"))
+        #expect(format.encoding == SoundFileEncoding.forBits(bits))
+        #expect(againFormat == format)
+        #expect(again == original)
+        #expect(bytes(deep) == bytes(folder.file("again.wav")), "a 1:1 render of our own file is byte-identical")
+    }
+
+    @Test func sliceSizeDoesNotChangeTheOutput() throws {
+        let folder = try TemporaryFolder()
+        var outputs: [Data?] = []
+        for size in ["1", "7", "4095", "4096"] {
+            let path = folder.file("slices-\(size).flac")
+            #expect(try aurender([fixture("speech.wav"), path, "--frames-per-slice", size]).status == 0)
+            outputs.append(bytes(path))
+        }
+        #expect(outputs.allSatisfy { $0 != nil && $0 == outputs[0] })
+    }
+
+    @Test func containerAndEncodingFollowOptions() throws {
+        let folder = try TemporaryFolder()
+        #expect(try aurender([fixture("music.wav"), folder.file("a.flac"), "--bits", "24"]).status == 0)
+        #expect(try samples(of: folder.file("a.flac")).format.encoding == .pcm24)
+        #expect(try aurender([fixture("music.wav"), folder.file("noext"), "--type", "aiff"]).status == 0)
+        #expect(try samples(of: folder.file("noext")).format.type == .aiff)
+        #expect(try aurender([fixture("music.flac"), folder.file("b.ogg")]).status == 0)
+        #expect(try samples(of: folder.file("b.ogg")).format.encoding == .vorbis)
+        #expect(try aurender([fixture("music.wav"), folder.file("c.wav"), "--bits", "float"]).status == 0)
+        #expect(try samples(of: folder.file("c.wav")).format.encoding == .float)
+        #expect(try aurender([fixture("music.mp3"), folder.file("d.wav")]).status == 0)
+        #expect(try samples(of: folder.file("d.wav")).format.encoding == .pcm16, "lossy input, lossless container: 16-bit PCM")
+    }
+
+    @Test func rendersTwiceToTheSameBytes() throws {
+        let folder = try TemporaryFolder()
+        for name in ["one.flac", "two.flac"] {
+            #expect(try aurender([fixture("music.wav"), folder.file(name)]).status == 0)
+        }
+        #expect(bytes(folder.file("one.flac")) == bytes(folder.file("two.flac")))
+    }
+
+    @Test func standardInputAndOutput() throws {
+        let folder = try TemporaryFolder()
+        let input = try #require(bytes(fixture("music.wav")))
+        let fromPipe = try aurender(["-", folder.file("piped.wav")], input: input)
+        #expect(fromPipe.status == 0, "\(fromPipe.standardError)")
+        #expect(try samples(of: folder.file("piped.wav")).samples == samples(of: fixture("music.wav")).samples)
+
+        let toPipe = try aurender([fixture("speech.wav"), "-", "--type", "au"])
+        #expect(toPipe.status == 0)
+        let back = try aurender(["-", folder.file("back.wav")], input: toPipe.standardOutput)
+        #expect(back.status == 0)
+        #expect(try samples(of: folder.file("back.wav")).samples == samples(of: fixture("speech.wav")).samples)
+
+        let wavToPipe = try aurender([fixture("speech.wav"), "-", "--type", "wav"])
+        #expect(wavToPipe.status == 64)
+        #expect(wavToPipe.standardError == "aurender: -: this file format does not support pipe write; for standard output use --type au or raw\n")
+    }
+
+    @Test func rawInputNeedsItsFormat() throws {
+        let folder = try TemporaryFolder()
+        let raw = try aurender([fixture("speech.wav"), "-", "--type", "raw"])
+        #expect(raw.status == 0)
+        try raw.standardOutput.write(to: URL(fileURLWithPath: folder.file("speech.raw")))
+        let back = try aurender([folder.file("speech.raw"), folder.file("back.wav"), "--input-type", "raw",
+                                 "--input-rate", "22050", "--input-channels", "1", "--input-bits", "16"])
+        #expect(back.status == 0, "\(back.standardError)")
+        let (format, values) = try samples(of: folder.file("back.wav"))
+        #expect(format.rate == 22050)
+        #expect(values == (try samples(of: fixture("speech.wav"))).samples)
+
+        let incomplete = try aurender([folder.file("speech.raw"), folder.file("x.wav"), "--input-type", "raw"])
+        #expect(incomplete.status == 64)
+        #expect(incomplete.standardError.contains("--input-type raw needs --input-rate, --input-channels and --input-bits"))
+    }
+
+    @Test func anEmptyInputGivesAnEmptyOutput() throws {
+        let folder = try TemporaryFolder()
+        try WaveFile.write(WaveFile.bytes(channels: 2, sampleRate: 44100), to: folder.file("empty.wav"))
+        let result = try aurender([folder.file("empty.wav"), folder.file("out.wav")])
+        #expect(result.status == 0)
+        let (format, values) = try samples(of: folder.file("out.wav"))
+        #expect(values.isEmpty)
+        #expect(format.channels == 2)
+    }
+
+    @Test func clippingIsCountedAndReported() throws {
+        let folder = try TemporaryFolder()
+        let loud = folder.file("loud.wav")
+        let values: [Float] = [0.5, 1.5, -2, .nan, 0.25, 1]
+        let descriptor = open(loud, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: loud, type: .wav, encoding: .float,
+                                         sampleRate: 8000, channelCount: 1)
+        try values.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: values.count) }
+        try writer.finish()
+        let result = try aurender([loud, folder.file("out.wav"), "--bits", "16"])
+        #expect(result.status == 0)
+        #expect(result.standardError == """
+            aurender: \(folder.file("out.wav")): 3 samples clipped at full scale
+            aurender: \(folder.file("out.wav")): 1 NaN or infinite samples written as 0
+
+            """)
+        #expect(try samples(of: folder.file("out.wav")).samples == [0.5, 32767.0 / 32768, -1, 0, 0.25, 32767.0 / 32768])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct SafetyTests {
+    /// Runs a render expected to fail, and checks the exit status, the one-line message, and
+    /// that the output folder holds exactly `remaining` afterwards.
+    func expectFailure(_ arguments: [String], status: Int32, message: String, folder: TemporaryFolder,
+                       remaining: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try aurender(arguments)
+        #expect(result.status == status, "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardError == "aurender: \(message)\n", sourceLocation: sourceLocation)
+        #expect(folder.contents() == remaining, "no temporary or partial file is left", sourceLocation: sourceLocation)
+    }
+
+    @Test func missingInput() throws {
+        let folder = try TemporaryFolder()
+        try expectFailure(["/no/such.wav", folder.file("out.wav")], status: 66,
+                          message: "/no/such.wav: No such file or directory", folder: folder)
+    }
+
+    @Test func directoryInput() throws {
+        let folder = try TemporaryFolder()
+        try expectFailure([folder.path, folder.file("out.wav")], status: 66,
+                          message: "\(folder.path): is a directory, not a sound file", folder: folder)
+    }
+
+    @Test func symlinkLoopInput() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.file("loop.wav"), withDestinationPath: folder.file("loop.wav"))
+        try expectFailure([folder.file("loop.wav"), folder.file("out.wav")], status: 66,
+                          message: "\(folder.file("loop.wav")): Too many levels of symbolic links", folder: folder,
+                          remaining: ["loop.wav"])
+    }
+
+    static let brokenInputs: [(String, [UInt8])] = [
+        ("empty.wav", []),
+        ("garbage.wav", (0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }),
+        ("text.wav", Array("just some text\n".utf8)),
+        ("zero-channels.wav", WaveFile.bytes(channels: 0, sampleRate: 44100, data: [0, 0])),
+        ("many-channels.wav", WaveFile.bytes(channels: 65535, sampleRate: 44100, data: [0, 0])),
+        ("zero-hz.wav", WaveFile.bytes(channels: 1, sampleRate: 0, data: [0, 0])),
+        ("max-hz.wav", WaveFile.bytes(channels: 1, sampleRate: 4_294_967_295, data: [0, 0])),
+    ]
+
+    @Test(arguments: brokenInputs.map(\.0))
+    func brokenInputIsRefusedCleanly(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file(name)
+        try WaveFile.write(Self.brokenInputs.first { $0.0 == name }!.1, to: input)
+        let original = bytes(input)
+        try WaveFile.write(Array("keep me".utf8), to: folder.file("out.wav"))
+        let result = try aurender([input, folder.file("out.wav")])
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("aurender: \(input): "))
+        #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+        #expect(!result.standardError.contains("Fatal") && !result.standardError.contains("Stack"))
+        #expect(folder.contents() == [name, "out.wav"].sorted())
+        #expect(bytes(folder.file("out.wav")) == Data("keep me".utf8), "an existing output is untouched")
+        #expect(bytes(input) == original, "the input is untouched")
+    }
+
+    @Test func refusesToOverwriteTheInput() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("in.wav")
+        try FileManager.default.copyItem(atPath: fixture("speech.wav"), toPath: input)
+        try FileManager.default.linkItem(atPath: input, toPath: folder.file("hard.wav"))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("soft.wav"), withDestinationPath: input)
+        let original = bytes(input)
+        for output in [input, folder.path + "/./in.wav", folder.file("hard.wav"), folder.file("soft.wav")] {
+            let result = try aurender([input, output])
+            #expect(result.status == 64)
+            #expect(result.standardError == "aurender: \(output): is the same file as the input \(input); refusing to overwrite an input\n")
+        }
+        #expect(bytes(input) == original)
+        #expect(folder.contents() == ["hard.wav", "in.wav", "soft.wav"])
+    }
+
+    @Test func missingOutputFolder() throws {
+        let folder = try TemporaryFolder()
+        try expectFailure([fixture("speech.wav"), folder.file("no/such/out.wav")], status: 73,
+                          message: "\(folder.file("no/such/out.wav")): cannot create output: No such file or directory", folder: folder)
+    }
+
+    @Test func outputIsADirectory() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("dir.wav"), withIntermediateDirectories: false)
+        try expectFailure([fixture("speech.wav"), folder.file("dir.wav")], status: 73,
+                          message: "\(folder.file("dir.wav")): cannot create output: is a directory", folder: folder,
+                          remaining: ["dir.wav"])
+    }
+
+    @Test func fullDiskFailsCleanly() throws {
+        let result = try aurender([fixture("music.wav"), "/dev/full", "--type", "au"])
+        #expect(result.status == 74)
+        #expect(result.standardError == "aurender: /dev/full: No space left on device\n")
+    }
+
+    @Test func unknownContainerIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender([fixture("speech.wav"), folder.file("out.xyz")])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("aurender: \(folder.file("out.xyz")): cannot tell the output container from the name; use --type ("))
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test func impossibleEncodingIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        try expectFailure([fixture("speech.wav"), folder.file("out.flac"), "--bits", "float"], status: 64,
+                          message: "\(folder.file("out.flac")): FLAC (Free Lossless Audio Codec) cannot hold 32 bit float at 22050 Hz with 1 channels",
+                          folder: folder)
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        let folder = try TemporaryFolder()
+        let badBits = try aurender([fixture("speech.wav"), folder.file("o.wav"), "--bits", "12"])
+        #expect(badBits.status == 64)
+        #expect(badBits.standardError.contains("--bits"))
+        let badSlice = try aurender([fixture("speech.wav"), folder.file("o.wav"), "--frames-per-slice", "0"])
+        #expect(badSlice.status == 64)
+        #expect(badSlice.standardError.contains("--frames-per-slice must be from 1 to 1048576, not 0"))
+        #expect(folder.contents().isEmpty)
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Benchmarks aurender side by side with the reference tools, in one run, on generated files.
+# Usage: bench/run.sh [passthrough|memory|all]   (default: all). Figures print as tables;
+# compare the ratios, not the absolute times: these machines are noisy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which=${1:-all}
+
+need=()
+for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg hyperfine:hyperfine /usr/bin/time:time; do
+    command -v "${tool%%:*}" >/dev/null || need+=("${tool##*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+
+swift build -c release >/dev/null
+aurender=$PWD/.build/release/aurender
+work=bench/out
+mkdir -p "$work"
+
+# A stereo 44.1 kHz 16-bit WAV of pink noise with a tone, MINUTES long, made once.
+make_input() {
+    local minutes=$1 path="$work/input-${1}min.wav"
+    [ -f "$path" ] || sox -n -r 44100 -c 2 -b 16 "$path" synth "$((minutes * 60))" pinknoise synth sine mix 440 vol 0.4
+    echo "$path"
+}
+
+passthrough() {
+    local input
+    input=$(make_input 10)
+    echo "## Pass-through, 10-minute stereo 44.1 kHz 16-bit WAV (wall time; lower is better)"
+    hyperfine --warmup 2 --runs 10 -N --export-markdown "$work/passthrough.md" \
+        -n sndfile-convert "sndfile-convert $input $work/sf.wav" \
+        -n aurender "$aurender $input $work/au.wav" >/dev/null
+    cat "$work/passthrough.md"
+    cmp -s "$work/sf.wav" "$work/au.wav" && echo "outputs are byte-identical" || echo "outputs differ"
+}
+
+memory() {
+    echo "## Peak memory (maximum resident set size)"
+    echo "| input | aurender pass-through |"
+    echo "|---|---|"
+    for minutes in 10 60; do
+        local input kb
+        input=$(make_input "$minutes")
+        kb=$(/usr/bin/time -f %M "$aurender" "$input" "$work/mem.wav" 2>&1 >/dev/null | tail -1)
+        echo "| $minutes min | $((kb / 1024)) MB |"
+    done
+    rm -f "$work/mem.wav"
+}
+
+case $which in
+    passthrough) passthrough ;;
+    memory) memory ;;
+    all) passthrough; echo; memory ;;
+    *) echo "usage: bench/run.sh [passthrough|memory|all]" >&2; exit 64 ;;
+esac
