@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`),
-/// neither of which uses a C library; `SoundFile` and `SampleRateConverter` wrap libsndfile and
-/// libsamplerate; `AudioNodes` builds the units on all of them; `Aurender` is the umbrella
+/// neither of which uses a C library; `SoundFile` wraps libsndfile (`CSamplerate` is declared
+/// for the format converter); `AudioNodes` builds the units on all of them (its presets are embedded from
+/// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
 /// a library user imports; `AurenderCLI` is the `aurender` command.
 let package = Package(
     name: "aurender",
@@ -29,9 +30,13 @@ let package = Package(
         .target(name: "AudioGraph"),
         .target(name: "AudioDSP", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
+        .executableTarget(name: "PresetEmbedder"),
+        .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
+                path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "SoundFile"]
+            dependencies: ["AudioGraph", "AudioDSP", "SoundFile"],
+            plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "AudioNodes"]),
         .executableTarget(

@@ -6,15 +6,19 @@ public struct ClipCount: Equatable, Sendable {
     public var overs = 0
     /// NaN and ±Inf samples, written as 0.
     public var nonFinite = 0
+    /// The largest magnitude of any finite sample (1.0 is full scale).
+    public var peak: Float = 0
 
-    public init(overs: Int = 0, nonFinite: Int = 0) {
+    public init(overs: Int = 0, nonFinite: Int = 0, peak: Float = 0) {
         self.overs = overs
         self.nonFinite = nonFinite
+        self.peak = peak
     }
 
     public static func += (lhs: inout ClipCount, rhs: ClipCount) {
         lhs.overs += rhs.overs
         lhs.nonFinite += rhs.nonFinite
+        lhs.peak = max(lhs.peak, rhs.peak)
     }
 }
 
@@ -74,6 +78,7 @@ public enum SampleConversion {
                 let finite = value.isFinite
                 count.nonFinite &+= finite ? 0 : 1
                 count.overs &+= finite && abs(value) > 1 ? 1 : 0
+                count.peak = max(count.peak, finite ? abs(value) : 0)
                 destination[frame * channels + channel] = finite ? value : 0
             }
         }
@@ -104,21 +109,22 @@ public enum SampleConversion {
         let quantizer = Quantizer(bits: bits, containerBits: Sample.bitWidth)
         let channels = buffers.channelCount
         var overs = 0, nonFinite = 0
+        var peak: Float = 0
         if channels == 2 {
             let left = buffers[0], right = buffers[1]
             for frame in 0..<frames {
-                destination[2 * frame] = Sample(truncatingIfNeeded: quantizer.convert(left[frame], overs: &overs, nonFinite: &nonFinite))
-                destination[2 * frame + 1] = Sample(truncatingIfNeeded: quantizer.convert(right[frame], overs: &overs, nonFinite: &nonFinite))
+                destination[2 * frame] = Sample(truncatingIfNeeded: quantizer.convert(left[frame], overs: &overs, nonFinite: &nonFinite, peak: &peak))
+                destination[2 * frame + 1] = Sample(truncatingIfNeeded: quantizer.convert(right[frame], overs: &overs, nonFinite: &nonFinite, peak: &peak))
             }
         } else {
             for channel in 0..<channels {
                 let source = buffers[channel]
                 for frame in 0..<frames {
-                    destination[frame * channels + channel] = Sample(truncatingIfNeeded: quantizer.convert(source[frame], overs: &overs, nonFinite: &nonFinite))
+                    destination[frame * channels + channel] = Sample(truncatingIfNeeded: quantizer.convert(source[frame], overs: &overs, nonFinite: &nonFinite, peak: &peak))
                 }
             }
         }
-        return ClipCount(overs: overs, nonFinite: nonFinite)
+        return ClipCount(overs: overs, nonFinite: nonFinite, peak: peak)
     }
 }
 
@@ -141,8 +147,9 @@ private struct Quantizer {
     }
 
     @inline(__always)
-    func convert(_ sample: Float, overs: inout Int, nonFinite: inout Int) -> Int32 {
+    func convert(_ sample: Float, overs: inout Int, nonFinite: inout Int, peak: inout Float) -> Int32 {
         let finite = abs(sample) < .infinity
+        peak = max(peak, finite ? abs(sample) : 0)
         let rounded = ((finite ? Double(sample) : 0) * scale + Self.magic) - Self.magic
         let clipped = min(max(rounded, low), high)
         overs &+= clipped != rounded ? 1 : 0

@@ -1,5 +1,11 @@
+import AudioDSP
 import AudioGraph
 import SoundFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a render did not produce its output; the message names the file and the cause.
 public enum RenderError: Error, CustomStringConvertible {
@@ -13,6 +19,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case sameFile(input: String, output: String)
     /// The output's temporary file could not be created or renamed into place.
     case cannotCreate(path: String, reason: String)
+    /// The output would have clipped and the clip policy is `fail`; nothing was written.
+    case clipped(path: String, count: ClipCount)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
 
@@ -24,7 +32,15 @@ public enum RenderError: Error, CustomStringConvertible {
         case .sameFile(let input, let output):
             "\(output): is the same file as the input \(input); refusing to overwrite an input"
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
+        case .clipped(let path, let count):
+            "\(path): \(count.overs) samples would clip; not written (\(Self.clipAdvice(count)))"
         case .graph(let error): "internal error: \(error)"
         }
+    }
+
+    /// What to do about clipping: the preamp that brings the peak just under full scale.
+    public static func clipAdvice(_ count: ClipCount) -> String {
+        let overBy = 20 * log10(Double(max(count.peak, 1)))
+        return "try --preamp -\(max(1, Int(overBy.rounded(.up))))"
     }
 }

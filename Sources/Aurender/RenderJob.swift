@@ -18,8 +18,18 @@ public struct RenderJob {
         public var rawInput: SoundFileReader.RawFormat?
         /// Frames per pulled slice.
         public var framesPerSlice = Graph.defaultMaximumFramesPerSlice
+        /// What to do when samples had to be clipped to fit an integer output.
+        public var clipPolicy = ClipPolicy.warn
 
         public init() {}
+    }
+
+    /// What to do when an integer output would clip.
+    public enum ClipPolicy: String, CaseIterable, Sendable {
+        /// Write the clipped output and report the count.
+        case warn
+        /// Write no output; fail with `RenderError.clipped`.
+        case fail
     }
 
     /// What a finished render did.
@@ -65,6 +75,8 @@ public struct RenderJob {
             try graph.initialize()
         } catch let error as GraphError {
             throw RenderError.graph(error)
+        } catch let error as EqualizerError {
+            throw RenderError.usage(error.description)
         }
         let format = outputNode.streamFormat(scope: .output, bus: 0) ?? reader.format
 
@@ -89,6 +101,9 @@ public struct RenderJob {
                 try writer.write(outputNode.buffers, frames: frames)
             }
             try writer.finish()
+            if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
+                throw RenderError.clipped(path: output, count: writer.clipCount)
+            }
             try destination.commit()
         } catch {
             destination.discard()

@@ -26,3 +26,12 @@ struct BitsArgument: ExpressibleByArgument {
 
     static var allValueStrings: [String] { ["8", "16", "24", "32", "float", "double"] }
 }
+
+extension RenderJob.ClipPolicy: ExpressibleByArgument {}
+
+/// A gain in dB with a sign and two decimals: `+3.50`, `-0.25`.
+func decibels(_ value: Double) -> String {
+    let hundredths = Int((abs(value) * 100).rounded())
+    let fraction = hundredths % 100
+    return (value < 0 && hundredths > 0 ? "-" : "+") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+}

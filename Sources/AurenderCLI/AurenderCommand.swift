@@ -11,6 +11,7 @@ struct AurenderCommand: ParsableCommand {
 
             EXIT STATUS
               0   success
+              3   the output would clip and --on-clip fail was given (nothing written)
               64  usage error: bad option, unknown preset or container, output is an input
               65  the input is not usable audio (unrecognised, damaged, no channels, bad rate)
               66  the input cannot be opened (missing, unreadable, a directory)
@@ -19,7 +20,7 @@ struct AurenderCommand: ParsableCommand {
               74  reading or writing failed midway (disk full, I/O error)
             """,
         version: AurenderVersion.string,
-        subcommands: [RenderCommand.self, InfoCommand.self],
+        subcommands: [RenderCommand.self, InfoCommand.self, PresetsCommand.self],
         defaultSubcommand: RenderCommand.self
     )
 }

@@ -8,6 +8,7 @@ import Darwin
 
 /// The documented exit codes, after BSD's sysexits.h.
 enum ExitStatus: Int32 {
+    case clipped = 3
     case usage = 64
     case dataError = 65
     case noInput = 66
@@ -22,6 +23,7 @@ enum ExitStatus: Int32 {
         case .input(let error): self.init(input: error)
         case .output(let error): self = error.kind == .unsupportedFormat ? .usage : (error.kind == .cannotOpen ? .cannotCreate : .ioError)
         case .cannotCreate: self = .cannotCreate
+        case .clipped: self = .clipped
         case .graph: self = .software
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Aurender
+import FoundationEssentials
 
 /// `aurender [render] INPUT OUTPUT`: renders one file through the graph.
 struct RenderCommand: ParsableCommand {
@@ -33,6 +34,16 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
     var bits: BitsArgument?
 
+    @OptionGroup(title: "Equalizer")
+    var equalizer: EqualizerOptions
+
+    @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",
+                               valueName: "policy"))
+    var onClip: RenderJob.ClipPolicy = .warn
+
+    @Flag(help: "Describe the graph and the EQ design on standard error.")
+    var verbose = false
+
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
@@ -54,21 +65,41 @@ struct RenderCommand: ParsableCommand {
         options.outputEncoding = bits?.encoding ?? type?.encoding
         options.rawInput = try rawInput.format()
         options.framesPerSlice = framesPerSlice
-        let job = RenderJob(input: input, output: output, options: options)
+        options.clipPolicy = onClip
         let summary: RenderJob.Summary
         do {
+            let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
+            let job = RenderJob(input: input, output: output, options: options) { _ in
+                let nodes = try equalizer.makeNodes(for: preset)
+                if verbose { describe(preset: preset, nodes: nodes) }
+                return nodes
+            }
             summary = try job.run()
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         }
         reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
     }
+
+    /// Prints the processing chain, before rendering (the nodes are not yet initialized).
+    private func describe(preset: EQPreset?, nodes: [AudioNode]) {
+        guard let preset else { printError("graph: \(input) -> output -> \(output)"); return }
+        guard let node = nodes.first as? GraphicEQNode else {
+            printError("eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph")
+            printError("graph: \(input) -> output -> \(output)")
+            return
+        }
+        let gains = preset.gains.map { decibels($0) }.joined(separator: " ")
+        printError("eq: preset '\(preset.name)' (\(node.mode.rawValue)), band gains dB: \(gains), preamp \(decibels(Double(node.parameter(GraphicEQNode.Parameter.preamp)) + preset.preamp)) dB")
+        printError("graph: \(input) -> \(node.name) -> output -> \(output)")
+    }
 }
 
 /// Warns on standard error about samples that could not be written as they were.
 func reportClipping(_ count: ClipCount, output: String, integer: Bool) {
     if count.overs > 0 {
-        printError("\(output): \(count.overs) samples " + (integer ? "clipped at full scale" : "beyond full scale (kept in the float output)"))
+        printError("\(output): \(count.overs) samples " + (integer ? "clipped" : "beyond full scale (kept in the float output)")
+                   + "; \(RenderError.clipAdvice(count))")
     }
     if count.nonFinite > 0 {
         printError("\(output): \(count.nonFinite) NaN or infinite samples written as 0")

@@ -1,0 +1,35 @@
+import AudioDSP
+
+/// A named equalizer setting: a gain for each band, and a preamp.
+///
+/// The iPod presets use the ten ISO octave bands with Q = √2; a custom preset may bring bands
+/// of its own.
+public struct EQPreset: Equatable, Sendable {
+    public var name: String
+    /// The bands' centres and bandwidths.
+    public var bands: [GraphicEQDesign.Band]
+    /// The gain at each band's centre, in dB.
+    public var gains: [Double]
+    /// Gain applied before the bands, in dB.
+    public var preamp: Double
+
+    /// The ten ISO octave-band centres of the iPod equalizer, in Hz.
+    public static let iPodFrequencies: [Double] = [32, 64, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
+    /// The bandwidth of every iPod band: one octave.
+    public static let iPodQ = 2.0.squareRoot()
+    /// The iPod equalizer's bands.
+    public static let iPodBands = iPodFrequencies.map { GraphicEQDesign.Band(frequency: $0, q: iPodQ) }
+
+    public init(name: String, bands: [GraphicEQDesign.Band] = EQPreset.iPodBands, gains: [Double], preamp: Double = 0) {
+        self.name = name
+        self.bands = bands
+        self.gains = gains
+        self.preamp = preamp
+    }
+
+    /// Whether the preset changes nothing: every gain and the preamp are 0 dB.
+    public var isFlat: Bool { preamp == 0 && gains.allSatisfy { $0 == 0 } }
+
+    /// The largest gain above 0 dB, or 0: what `--preamp auto` takes off.
+    public var largestBoost: Double { max(0, gains.max() ?? 0) }
+}

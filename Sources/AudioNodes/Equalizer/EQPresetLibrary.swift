@@ -1,0 +1,243 @@
+import AudioDSP
+import FoundationEssentials
+
+/// Finds presets: the built-in iPod presets, user preset folders, and preset files.
+public enum EQPresetLibrary {
+    /// The presets built into aurender, embedded from `presets/*.tsv` when it was built.
+    public static let builtIn: [EQPreset] = embeddedPresetTables.flatMap { table in
+        // The embedded tables are checked by the tests; a failure here is a build defect.
+        (try? parseTable(table.text, source: table.file)) ?? []
+    }
+
+    /// Parses a tab-separated preset table: `#` comment lines, a header `name<TAB>f1<TAB>f2…`
+    /// of band centres in Hz (Q = √2), then one line per preset: name and one gain per band.
+    public static func parseTable(_ text: String, source: String) throws(PresetError) -> [EQPreset] {
+        var frequencies: [Double]?
+        var presets: [EQPreset] = []
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = trimmed(rawLine)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(trimmed)
+            guard let bandFrequencies = frequencies else {
+                let parsed = fields.dropFirst().compactMap { Double($0) }
+                guard fields.first?.lowercased() == "name", parsed.count == fields.count - 1, !parsed.isEmpty,
+                      parsed.allSatisfy({ $0 > 0 }) else {
+                    throw PresetError(source: source, field: "line \(number + 1)",
+                                      problem: "the header must be 'name' then the band centres in Hz, tab-separated")
+                }
+                frequencies = parsed
+                continue
+            }
+            let gains = fields.dropFirst().map { Double($0) }
+            guard fields.count == bandFrequencies.count + 1, let name = fields.first, !name.isEmpty,
+                  gains.allSatisfy({ $0 != nil }) else {
+                throw PresetError(source: source, field: "line \(number + 1)",
+                                  problem: "expected a name and \(bandFrequencies.count) gains in dB, tab-separated")
+            }
+            let bands = bandFrequencies.map { GraphicEQDesign.Band(frequency: $0, q: EQPreset.iPodQ) }
+            let preset = EQPreset(name: name, bands: bands, gains: gains.map { $0! })
+            try validate(preset, source: source, field: "line \(number + 1)")
+            presets.append(preset)
+        }
+        return presets
+    }
+
+    /// The JSON form of a custom preset: ten iPod-band gains, or bands of its own.
+    struct PresetFile: Decodable {
+        struct Band: Decodable {
+            var frequency: Double
+            var gain: Double
+            var q: Double?
+        }
+        var name: String?
+        var gains: [Double]?
+        var bands: [Band]?
+        var preamp: Double?
+    }
+
+    /// Reads a custom preset from a JSON file: `{"name": …, "gains": [ten dB values],
+    /// "preamp": dB}` or `{"name": …, "bands": [{"frequency": Hz, "gain": dB, "q": Q}, …]}`.
+    public static func load(path: String) throws(PresetError) -> EQPreset {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PresetError(source: path, field: nil, problem: "cannot read the file")
+        }
+        return try parseJSON(data, source: path, defaultName: baseName(of: path))
+    }
+
+    /// Parses a custom preset from JSON (see `load(path:)`).
+    public static func parseJSON(_ data: Data, source: String, defaultName: String) throws(PresetError) -> EQPreset {
+        let file: PresetFile
+        do {
+            file = try JSONDecoder().decode(PresetFile.self, from: data)
+        } catch let error as DecodingError {
+            throw PresetError(decoding: error, source: source)
+        } catch {
+            throw PresetError(source: source, field: nil, problem: "not valid JSON")
+        }
+        let preset: EQPreset
+        switch (file.gains, file.bands) {
+        case (let gains?, nil):
+            guard gains.count == EQPreset.iPodBands.count else {
+                throw PresetError(source: source, field: "gains",
+                                  problem: "expected \(EQPreset.iPodBands.count) gains in dB (one per iPod band), found \(gains.count)")
+            }
+            preset = EQPreset(name: file.name ?? defaultName, gains: gains, preamp: file.preamp ?? 0)
+        case (nil, let bands?):
+            guard !bands.isEmpty else { throw PresetError(source: source, field: "bands", problem: "no bands") }
+            preset = EQPreset(name: file.name ?? defaultName,
+                              bands: bands.map { GraphicEQDesign.Band(frequency: $0.frequency, q: $0.q ?? EQPreset.iPodQ) },
+                              gains: bands.map(\.gain), preamp: file.preamp ?? 0)
+        case (nil, nil):
+            throw PresetError(source: source, field: "gains", problem: "give either 'gains' (ten values) or 'bands'")
+        case (_?, _?):
+            throw PresetError(source: source, field: "bands", problem: "give either 'gains' or 'bands', not both")
+        }
+        try validate(preset, source: source, field: file.bands == nil ? "gains" : "bands")
+        return preset
+    }
+
+    private static func validate(_ preset: EQPreset, source: String, field: String) throws(PresetError) {
+        for (index, band) in preset.bands.enumerated() {
+            let place = preset.bands.count > 1 && field == "bands" ? "bands[\(index)]" : field
+            guard band.frequency.isFinite, band.frequency > 0, band.frequency <= 100_000 else {
+                throw PresetError(source: source, field: place + (field == "bands" ? ".frequency" : ""),
+                                  problem: "a band centre must be above 0 and at most 100000 Hz, not \(band.frequency)")
+            }
+            guard band.q.isFinite, band.q > 0, band.q <= 100 else {
+                throw PresetError(source: source, field: place + ".q", problem: "Q must be above 0 and at most 100, not \(band.q)")
+            }
+            let gain = preset.gains[index]
+            guard gain.isFinite, abs(gain) <= 40 else {
+                throw PresetError(source: source, field: field == "bands" ? "bands[\(index)].gain" : "\(field)[\(index)]",
+                                  problem: "a gain must be from -40 to 40 dB, not \(gain)")
+            }
+        }
+        guard preset.preamp.isFinite, abs(preset.preamp) <= 40 else {
+            throw PresetError(source: source, field: "preamp", problem: "the preamp must be from -40 to 40 dB, not \(preset.preamp)")
+        }
+    }
+
+    // MARK: Names
+
+    /// A name reduced for matching: lower case, letters and digits only
+    /// (`"Bass Booster"`, `bassbooster`, `bass-booster` all match).
+    public static func matchingKey(_ name: String) -> String {
+        String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// The preset called `name` (matched by `matchingKey`), if there is one.
+    public static func find(_ name: String, in presets: [EQPreset]) -> EQPreset? {
+        let key = matchingKey(name)
+        return presets.first { matchingKey($0.name) == key }
+    }
+
+    /// The names closest to `name`, nearest first, for a "did you mean" message.
+    public static func nearestNames(to name: String, in presets: [EQPreset], count: Int = 3) -> [String] {
+        let key = matchingKey(name)
+        return presets.map { preset -> (String, Int) in
+            let candidate = matchingKey(preset.name)
+            let distance = candidate.hasPrefix(key) || key.hasPrefix(candidate) ? 0 : editDistance(key, candidate)
+            return (preset.name, distance)
+        }
+        .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        .prefix(count).map(\.0)
+    }
+
+    /// Levenshtein distance between two strings.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    // MARK: User presets
+
+    /// The user preset folder: `AURENDER_PRESETS`, else `~/.config/aurender/presets`.
+    public static func userFolder(environment: [String: String]) -> String? {
+        if let folder = environment["AURENDER_PRESETS"], !folder.isEmpty { return folder }
+        return environment["HOME"].map { $0 + "/.config/aurender/presets" }
+    }
+
+    /// The presets in `folder`: every `*.json` (one preset each) and `*.tsv` (a table).
+    /// A missing folder holds none; a malformed file is an error naming it.
+    public static func presets(inFolder folder: String) throws(PresetError) -> [EQPreset] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var presets: [EQPreset] = []
+        for name in names.sorted() {
+            let path = folder + "/" + name
+            if name.hasSuffix(".json") {
+                presets.append(try load(path: path))
+            } else if name.hasSuffix(".tsv") {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw PresetError(source: path, field: nil, problem: "cannot read the file")
+                }
+                presets += try parseTable(String(decoding: data, as: UTF8.self), source: path)
+            }
+        }
+        return presets
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    private static func baseName(of path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+}
+
+/// A preset file or table could not be used; the message names the file and the field.
+public struct PresetError: Error, Equatable, CustomStringConvertible {
+    public var source: String
+    public var field: String?
+    public var problem: String
+
+    public init(source: String, field: String?, problem: String) {
+        self.source = source
+        self.field = field
+        self.problem = problem
+    }
+
+    init(decoding error: DecodingError, source: String) {
+        func path(_ codingPath: [any CodingKey]) -> String? {
+            let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(source: source, field: path(context.codingPath), problem: "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(source: source, field: path(context.codingPath), problem: "expected \(Self.describe(type)), found null")
+        case .keyNotFound(let key, let context):
+            self.init(source: source, field: path(context.codingPath + [key]), problem: "missing")
+        case .dataCorrupted(let context):
+            self.init(source: source, field: path(context.codingPath), problem: "not valid JSON")
+        @unknown default:
+            self.init(source: source, field: nil, problem: "not a valid preset")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type: "a number"
+        case is String.Type: "a string"
+        case is [Double].Type, is [PresetFileBand].Type: "a list"
+        default: "\(type)"
+        }
+    }
+
+    public var description: String {
+        "\(source): " + (field.map { "field '\($0)': " } ?? "") + problem
+    }
+}
+
+typealias PresetFileBand = EQPresetLibrary.PresetFile.Band

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Aurender
+import FoundationEssentials
+
+/// The options that put an iPod-style equalizer into the render.
+struct EqualizerOptions: ParsableArguments {
+    @Option(name: .customLong("eq"), help: ArgumentHelp(
+        "An EQ preset by name (case, spaces and punctuation ignored: \"Bass Booster\", bass-booster) or a preset JSON file. See 'aurender presets'.",
+        valueName: "preset"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp(
+        "accurate: solve the band overlap so each band centre gets exactly the preset's gain; classic: the plain cascade (misses by up to 1.8 dB).",
+        valueName: "mode"))
+    var eqMode: GraphicEQDesign.Mode = .accurate
+
+    @Option(help: ArgumentHelp("Gain before the EQ in dB (-60 to 24), or auto: minus the preset's largest boost.", valueName: "dB|auto"))
+    var preamp: PreampArgument?
+
+    func validate() throws {
+        if preset == nil, preamp != nil { throw ValidationError("--preamp needs --eq") }
+    }
+
+    /// The preset named by `--eq`: a JSON file, a user preset, or a built-in one.
+    func resolvePreset(environment: [String: String]) throws -> EQPreset? {
+        guard let preset else { return nil }
+        if preset.hasSuffix(".json") || preset.contains("/") {
+            do { return try EQPresetLibrary.load(path: preset) } catch { throw RenderError.usage(error.description) }
+        }
+        let available = try availablePresets(environment: environment)
+        guard let found = EQPresetLibrary.find(preset, in: available) else {
+            let nearest = EQPresetLibrary.nearestNames(to: preset, in: available).map { "'\($0)'" }.joined(separator: ", ")
+            throw RenderError.usage("unknown EQ preset '\(preset)'; did you mean \(nearest)? ('aurender presets' lists them all)")
+        }
+        return found
+    }
+
+    /// The equalizer node for `preset`, or none when it would change nothing.
+    func makeNodes(for preset: EQPreset?) throws -> [AudioNode] {
+        guard let preset else { return [] }
+        let preampDB = preamp.map { $0.decibels(for: preset) } ?? 0
+        if preset.isFlat, preampDB == 0 { return [] }
+        let node = try GraphicEQNode(presets: [preset], mode: eqMode)
+        try node.setParameter(GraphicEQNode.Parameter.preamp, Float(preampDB))
+        return [node]
+    }
+}
+
+/// The user's presets (from `AURENDER_PRESETS` or `~/.config/aurender/presets`) and the built-in ones.
+func availablePresets(environment: [String: String]) throws -> [EQPreset] {
+    guard let folder = EQPresetLibrary.userFolder(environment: environment) else { return EQPresetLibrary.builtIn }
+    do { return try EQPresetLibrary.presets(inFolder: folder) + EQPresetLibrary.builtIn } catch { throw RenderError.usage(error.description) }
+}
+
+extension GraphicEQDesign.Mode: ExpressibleByArgument {}
+
+/// A preamp on the command line: decibels, or `auto`.
+enum PreampArgument: ExpressibleByArgument {
+    case decibels(Double)
+    case auto
+
+    init?(argument: String) {
+        if argument.lowercased() == "auto" { self = .auto; return }
+        let number = argument.lowercased().hasSuffix("db") ? String(argument.dropLast(2)) : argument
+        guard let value = Double(number), value.isFinite, (-60...24).contains(value) else { return nil }
+        self = .decibels(value)
+    }
+
+    /// The preamp in dB for `preset`.
+    func decibels(for preset: EQPreset) -> Double {
+        switch self {
+        case .decibels(let value): value
+        case .auto: -preset.largestBoost
+        }
+    }
+}

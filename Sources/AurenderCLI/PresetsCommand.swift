@@ -1,0 +1,108 @@
+import ArgumentParser
+import Aurender
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `aurender presets`: lists the EQ presets, as a table, as JSON, or drawn as an SVG plot.
+struct PresetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presets",
+        abstract: "List the EQ presets with their band gains, or plot their responses.",
+        discussion: """
+            Lists the built-in iPod presets and the user's presets (from the folder named by \
+            AURENDER_PRESETS, else ~/.config/aurender/presets: *.json files and *.tsv tables).
+
+            --plot draws the magnitude responses computed from the actual filter coefficients at \
+            44.1 kHz (20 Hz to 20 kHz, log frequency), with each preset's gains marked at the band \
+            centres.
+            """
+    )
+
+    @Flag(help: "Print the presets as JSON on standard output.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Draw the responses of NAME... (all presets when none is named) into an SVG file.",
+                               valueName: "file.svg"))
+    var plot: String?
+
+    @Option(help: ArgumentHelp("The design to plot: accurate or classic.", valueName: "mode"))
+    var eqMode: GraphicEQDesign.Mode = .accurate
+
+    @Argument(help: "Presets to plot (with --plot).")
+    var names: [String] = []
+
+    /// One preset as printed with `--json`.
+    struct PresetInfo: Codable {
+        var name: String
+        var frequencies: [Double]
+        var gains: [Double]
+        var preamp: Double
+    }
+
+    func validate() throws {
+        if plot == nil, !names.isEmpty { throw ValidationError("preset names go with --plot") }
+        if plot != nil, json { throw ValidationError("--plot and --json do not go together") }
+    }
+
+    func run() throws {
+        let presets: [EQPreset]
+        do {
+            let available = try availablePresets(environment: ProcessInfo.processInfo.environment)
+            presets = try names.isEmpty ? available : names.map { name in
+                guard let found = EQPresetLibrary.find(name, in: available) else {
+                    let nearest = EQPresetLibrary.nearestNames(to: name, in: available).map { "'\($0)'" }.joined(separator: ", ")
+                    throw RenderError.usage("unknown EQ preset '\(name)'; did you mean \(nearest)?")
+                }
+                return found
+            }
+        } catch let error as RenderError {
+            throw fail(error.description, ExitStatus(error))
+        }
+        if let plot {
+            let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
+            let destination = try OutputFile(path: plot)
+            let written = svg.utf8CString.withUnsafeBufferPointer { write(destination.fileDescriptor, $0.baseAddress, $0.count - 1) }
+            close(destination.fileDescriptor)
+            guard written == svg.utf8.count else {
+                destination.discard()
+                throw fail("\(plot): cannot write the plot", .ioError)
+            }
+            do { try destination.commit() } catch { throw fail(error.description, .cannotCreate) }
+        } else if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let infos = presets.map { PresetInfo(name: $0.name, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
+            print(String(decoding: try encoder.encode(infos), as: UTF8.self))
+        } else {
+            print(table(presets))
+        }
+    }
+
+    /// The presets as an aligned text table, one row per preset, one column per band.
+    func table(_ presets: [EQPreset]) -> String {
+        let width = max(16, (presets.map(\.name.count).max() ?? 0) + 2)
+        func pad(_ text: String, _ count: Int, left: Bool = false) -> String {
+            let space = String(repeating: " ", count: max(0, count - text.count))
+            return left ? text + space : space + text
+        }
+        func hertz(_ frequency: Double) -> String {
+            frequency >= 1000 ? "\(frequency / 1000 == (frequency / 1000).rounded() ? String(Int(frequency / 1000)) : String(frequency / 1000))k"
+                : String(Int(frequency))
+        }
+        var lines: [String] = []
+        var lastBands: [GraphicEQDesign.Band]?
+        for preset in presets {
+            if preset.bands != lastBands {
+                lines.append(pad("preset (dB)", width, left: true) + preset.bands.map { pad(hertz($0.frequency), 7) }.joined())
+                lastBands = preset.bands
+            }
+            lines.append(pad(preset.name, width, left: true) + preset.gains.map { pad(decibels($0), 7) }.joined()
+                         + (preset.preamp != 0 ? "   preamp \(decibels(preset.preamp))" : ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
