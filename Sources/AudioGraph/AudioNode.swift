@@ -28,6 +28,8 @@ open class AudioNode {
     private var explicitOutputBuses: Set<Int> = []
     private var explicitInputBuses: Set<Int> = []
     private var parameterValues: [Float]
+    /// `parameterDescriptions`, read once at init so that setting a parameter allocates nothing.
+    private var parameterInfo: [ParameterDescription] = []
     /// What feeds each input bus, filled in by the graph when it initializes.
     public internal(set) var inputSources: [InputSource?]
 
@@ -38,7 +40,8 @@ open class AudioNode {
         outputFormats = Array(repeating: nil, count: outputBusCount)
         inputSources = Array(repeating: nil, count: inputBusCount)
         parameterValues = []
-        parameterValues = parameterDescriptions.map(\.defaultValue)
+        parameterInfo = parameterDescriptions
+        parameterValues = parameterInfo.map(\.defaultValue)
     }
 
     // MARK: Buses and properties
@@ -109,7 +112,7 @@ open class AudioNode {
     /// Sets a parameter; allowed at any time between slices. Values outside the range are refused.
     public func setParameter(_ id: ParameterID, _ value: Float) throws(GraphError) {
         guard parameterValues.indices.contains(id) else { throw .noSuchParameter(node: name, id: id) }
-        let description = parameterDescriptions[id]
+        let description = parameterInfo[id]
         guard description.range.contains(value) else {
             throw .parameterOutOfRange(node: name, name: description.name, value: value, range: description.range)
         }

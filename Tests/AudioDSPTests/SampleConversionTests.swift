@@ -25,7 +25,7 @@ import Testing
         var back = [Float](repeating: 9, count: frames * channels)
         let count = SampleConversion.interleave(storage.list, frames: frames, into: &back)
         #expect(back == interleaved)
-        #expect(count == ClipCount())
+        #expect(count == ClipCount(overs: 0, nonFinite: 0, peak: 0.5))
     }
 
     @Test func deinterleavesAtAnOffset() {
@@ -56,7 +56,7 @@ import Testing
         let one = Int32(1) << (32 - bits)
         let half = Int32(1) << 30
         #expect(output == [0, half, -half, top, .min, top, .min, 0, 0, 0, 0, one, -one])
-        #expect(count == ClipCount(overs: 3, nonFinite: 3))
+        #expect(count == ClipCount(overs: 3, nonFinite: 3, peak: 1.5))
     }
 
     @Test func quantizeToShortsMatchesTheIntegerForm() {
@@ -78,7 +78,7 @@ import Testing
         var back = [Int16](repeating: 0, count: all.count)
         let count = SampleConversion.quantize(storage.list, frames: all.count, bits: 16, into: &back)
         #expect(back == all)
-        #expect(count == ClipCount())
+        #expect(count == ClipCount(overs: 0, nonFinite: 0, peak: 1))
     }
 
     @Test func interleaveKeepsOversAndZeroesNonFinite() {
@@ -86,6 +86,6 @@ import Testing
         var output = [Float](repeating: 7, count: 4)
         let count = SampleConversion.interleave(storage.list, frames: 4, into: &output)
         #expect(output == [1.5, 0, -0.25, 0])
-        #expect(count == ClipCount(overs: 1, nonFinite: 2))
+        #expect(count == ClipCount(overs: 1, nonFinite: 2, peak: 1.5))
     }
 }

@@ -68,7 +68,7 @@ public final class BiquadCascade {
         for pair in 0..<pairCount {
             let base = (pair * sectionCapacity + index) * 2
             let (z1, z2) = (state[base], state[base + 1])
-            if max(abs(z1.x), abs(z1.y), abs(z2.x), abs(z2.y)) > threshold { return true }
+            if max(max(abs(z1.x), abs(z1.y)), max(abs(z2.x), abs(z2.y))) > threshold { return true }
         }
         return false
     }

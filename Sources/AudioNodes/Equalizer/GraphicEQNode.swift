@@ -182,7 +182,10 @@ public final class GraphicEQNode: AudioNode {
     /// After a ramp, drops the sections that reached 0 dB once their state has died away.
     private func retireQuietSections() {
         guard let cascade else { return }
-        retiring = (0..<cascade.sectionCapacity).contains { amplitudes[$0] == 1 && cascade.isRinging(section: $0) }
+        retiring = false
+        for section in 0..<cascade.sectionCapacity where amplitudes[section] == 1 && cascade.isRinging(section: section) {
+            retiring = true
+        }
         applyAmplitudes()
     }
 
