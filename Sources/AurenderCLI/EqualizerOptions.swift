@@ -14,7 +14,8 @@ struct EqualizerOptions: ParsableArguments {
         valueName: "mode"))
     var eqMode: GraphicEQDesign.Mode = .accurate
 
-    @Option(help: ArgumentHelp("Gain before the EQ in dB (-60 to 24), or auto: minus the preset's largest boost.", valueName: "dB|auto"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Gain before the EQ in dB (-60 to 24), or auto: minus the preset's largest boost.", valueName: "dB|auto"))
     var preamp: PreampArgument?
 
     func validate() throws {

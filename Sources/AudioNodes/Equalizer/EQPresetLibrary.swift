@@ -96,19 +96,22 @@ public enum EQPresetLibrary {
         return preset
     }
 
+    /// Checks every value; `field` is `bands` (each band's values named), else the field or
+    /// line the gains came from.
     private static func validate(_ preset: EQPreset, source: String, field: String) throws(PresetError) {
         for (index, band) in preset.bands.enumerated() {
-            let place = preset.bands.count > 1 && field == "bands" ? "bands[\(index)]" : field
+            let place = field == "bands" ? "bands[\(index)]." : "\(field): "
             guard band.frequency.isFinite, band.frequency > 0, band.frequency <= 100_000 else {
-                throw PresetError(source: source, field: place + (field == "bands" ? ".frequency" : ""),
+                throw PresetError(source: source, field: field == "bands" ? place + "frequency" : field,
                                   problem: "a band centre must be above 0 and at most 100000 Hz, not \(band.frequency)")
             }
             guard band.q.isFinite, band.q > 0, band.q <= 100 else {
-                throw PresetError(source: source, field: place + ".q", problem: "Q must be above 0 and at most 100, not \(band.q)")
+                throw PresetError(source: source, field: field == "bands" ? place + "q" : field,
+                                  problem: "Q must be above 0 and at most 100, not \(band.q)")
             }
             let gain = preset.gains[index]
             guard gain.isFinite, abs(gain) <= 40 else {
-                throw PresetError(source: source, field: field == "bands" ? "bands[\(index)].gain" : "\(field)[\(index)]",
+                throw PresetError(source: source, field: field == "bands" ? place + "gain" : "\(field)[\(index)]",
                                   problem: "a gain must be from -40 to 40 dB, not \(gain)")
             }
         }
