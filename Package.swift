@@ -1,14 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`),
-/// neither of which uses a C library; `SoundFile` wraps libsndfile (`CSamplerate` is declared
+/// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`,
+/// with the sample conversions in C in `CAudioKernels`, where they vectorize), neither of
+/// which uses a C library; `SoundFile` wraps libsndfile (`CSamplerate` is declared
 /// for the format converter); `AudioNodes` builds the units on all of them (its presets are embedded from
 /// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
 /// a library user imports; `AurenderCLI` is the `aurender` command.
 let package = Package(
     name: "aurender",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Aurender", targets: ["Aurender"]),
         .executable(name: "aurender", targets: ["AurenderCLI"]),
@@ -28,7 +29,8 @@ let package = Package(
             providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
         ),
         .target(name: "AudioGraph"),
-        .target(name: "AudioDSP", dependencies: ["AudioGraph"]),
+        .target(name: "CAudioKernels"),
+        .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],

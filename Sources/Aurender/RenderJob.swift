@@ -5,8 +5,9 @@ import SoundFile
 /// Renders one input file through a graph into one output file: what `aurender IN OUT` does.
 ///
 /// The graph is file reader (render callback) → processing nodes → generic output; the loop
-/// pulls slices from the output and hands them to the file writer. The output appears only
-/// when everything succeeded.
+/// pulls slices from the output and hands them to the file writer. Reading and writing run on
+/// their own threads, so the disk and the conversions overlap the DSP. The output appears
+/// only when everything succeeded.
 public struct RenderJob {
     /// How the output file is stored and how the input is read.
     public struct Options {
@@ -61,7 +62,7 @@ public struct RenderJob {
         let file: SoundFileReader
         do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
         let (type, encoding) = try chooseOutputFormat(for: file)
-        let reader = AudioFileReader(file: file, scratchFrames: options.framesPerSlice)
+        let reader = ThreadedFileReader(file: file)
 
         let graph = Graph()
         let outputNode = GenericOutput()
@@ -81,13 +82,12 @@ public struct RenderJob {
         let format = outputNode.streamFormat(scope: .output, bus: 0) ?? reader.format
 
         let destination = try OutputFile(path: output)
-        let writer: AudioFileWriter
+        let writer: ThreadedFileWriter
         do {
-            writer = AudioFileWriter(
+            writer = ThreadedFileWriter(
                 file: try SoundFileWriter(fileDescriptor: destination.fileDescriptor, path: output, type: type,
                                           encoding: encoding, sampleRate: Int(format.sampleRate),
-                                          channelCount: format.channelCount),
-                maximumFrames: options.framesPerSlice)
+                                          channelCount: format.channelCount))
         } catch {
             destination.discard()
             if output == "-", error.kind == .writeFailed {

@@ -5,27 +5,38 @@ import AudioGraph
 ///
 /// Channels are processed in pairs, the two samples of a frame side by side in one SIMD
 /// register, and each frame goes through every active section before the next frame, so
-/// the filter state stays in registers. Memory is allocated once, at init.
+/// each section's recurrence overlaps the others'. The active sections are packed together,
+/// coefficients next to state, so the inner loop walks one pointer. Memory is allocated once.
 public final class BiquadCascade {
     /// Sections the cascade can hold (bands), each with its own state.
     public let sectionCapacity: Int
     /// Channels processed.
     public let channelCount: Int
     private let pairCount: Int
-    /// Coefficients per section, each splatted across both lanes of a pair.
-    private let coefficients: UnsafeMutablePointer<PairCoefficients>
-    /// Filter state: for each channel pair, for each section, (z1, z2).
-    private let state: UnsafeMutablePointer<SIMD2<Double>>
-    /// The sections that run, in order.
-    private let active: UnsafeMutablePointer<Int>
-    /// How many sections of `active` run.
+    /// Coefficients per section, by section index.
+    private let coefficients: UnsafeMutablePointer<BiquadCoefficients>
+    /// The active sections in processing order: for each channel pair, `activeCount` slots.
+    private let slots: UnsafeMutablePointer<Slot>
+    /// A copy of `slots` used while the active set changes.
+    private let previousSlots: UnsafeMutablePointer<Slot>
+    /// The section each slot runs.
+    private let slotSections: UnsafeMutablePointer<Int>
+    /// How many sections run.
     public private(set) var activeCount = 0
+    /// Whether every active section has a1 = b1, as peaking sections do: the loop then
+    /// shares one multiplication, z1 = b1 (x − y) + z2.
+    private var feedbackMatchesFeedforward = false
 
-    private struct PairCoefficients {
-        var b0, b1, b2, a1, a2: SIMD2<Double>
-        init(_ c: BiquadCoefficients) {
+    /// One active section for one channel pair: coefficients splatted across both lanes, and
+    /// the transposed direct form II state (z1, z2).
+    private struct Slot {
+        var b0, b1, b2, a1, a2, z1, z2: SIMD2<Double>
+
+        init(_ c: BiquadCoefficients, z1: SIMD2<Double> = .zero, z2: SIMD2<Double> = .zero) {
             b0 = SIMD2(repeating: c.b0); b1 = SIMD2(repeating: c.b1); b2 = SIMD2(repeating: c.b2)
             a1 = SIMD2(repeating: c.a1); a2 = SIMD2(repeating: c.a2)
+            self.z1 = z1
+            self.z2 = z2
         }
     }
 
@@ -34,48 +45,79 @@ public final class BiquadCascade {
         self.sectionCapacity = sectionCapacity
         self.channelCount = channelCount
         pairCount = (channelCount + 1) / 2
-        coefficients = .allocate(capacity: max(1, sectionCapacity))
-        coefficients.initialize(repeating: PairCoefficients(.identity), count: max(1, sectionCapacity))
-        state = .allocate(capacity: max(1, pairCount * sectionCapacity * 2))
-        state.initialize(repeating: .zero, count: max(1, pairCount * sectionCapacity * 2))
-        active = .allocate(capacity: max(1, sectionCapacity))
-        active.initialize(repeating: 0, count: max(1, sectionCapacity))
+        let capacity = max(1, sectionCapacity)
+        coefficients = .allocate(capacity: capacity)
+        coefficients.initialize(repeating: .identity, count: capacity)
+        slots = .allocate(capacity: capacity * pairCount)
+        slots.initialize(repeating: Slot(.identity), count: capacity * pairCount)
+        previousSlots = .allocate(capacity: capacity * pairCount)
+        previousSlots.initialize(repeating: Slot(.identity), count: capacity * pairCount)
+        slotSections = .allocate(capacity: capacity)
+        slotSections.initialize(repeating: 0, count: capacity)
     }
 
     deinit {
         coefficients.deallocate()
-        state.deallocate()
-        active.deallocate()
+        slots.deallocate()
+        previousSlots.deallocate()
+        slotSections.deallocate()
     }
 
     /// Sets the coefficients of section `index`; its state is kept.
-    @inline(__always)
     public func setCoefficients(_ value: BiquadCoefficients, section index: Int) {
-        coefficients[index] = PairCoefficients(value)
+        coefficients[index] = value
+        for slot in 0..<activeCount where slotSections[slot] == index {
+            for pair in 0..<pairCount {
+                let old = slots[pair * sectionCapacity + slot]
+                slots[pair * sectionCapacity + slot] = Slot(value, z1: old.z1, z2: old.z2)
+            }
+        }
+        updateLoopChoice()
     }
 
-    /// Chooses which sections run, in ascending order, from a predicate on the section index.
-    public func setActiveSections(where isActive: (Int) -> Bool) {
-        activeCount = 0
-        for section in 0..<sectionCapacity where isActive(section) {
-            active[activeCount] = section
-            activeCount += 1
+    private func updateLoopChoice() {
+        feedbackMatchesFeedforward = true
+        for slot in 0..<activeCount where coefficients[slotSections[slot]].a1 != coefficients[slotSections[slot]].b1 {
+            feedbackMatchesFeedforward = false
         }
     }
 
-    /// Whether section `index` has any state left above `threshold` in any channel.
+    /// Chooses which sections run, in ascending order, from a predicate on the section index.
+    /// Sections that keep running keep their state; newly active ones start from rest.
+    public func setActiveSections(where isActive: (Int) -> Bool) {
+        previousSlots.update(from: slots, count: sectionCapacity * pairCount)
+        let previousCount = activeCount
+        activeCount = 0
+        for section in 0..<sectionCapacity where isActive(section) {
+            var previous = -1
+            for slot in 0..<previousCount where slotSections[slot] == section { previous = slot }
+            for pair in 0..<pairCount {
+                let old = previous >= 0 ? previousSlots[pair * sectionCapacity + previous] : Slot(.identity)
+                slots[pair * sectionCapacity + activeCount] = Slot(coefficients[section], z1: old.z1, z2: old.z2)
+            }
+            slotSections[activeCount] = section
+            activeCount += 1
+        }
+        updateLoopChoice()
+    }
+
+    /// Whether section `index` is active and has state above `threshold` in any channel.
     public func isRinging(section index: Int, threshold: Double = 1e-10) -> Bool {
-        for pair in 0..<pairCount {
-            let base = (pair * sectionCapacity + index) * 2
-            let (z1, z2) = (state[base], state[base + 1])
-            if max(max(abs(z1.x), abs(z1.y)), max(abs(z2.x), abs(z2.y))) > threshold { return true }
+        for slot in 0..<activeCount where slotSections[slot] == index {
+            for pair in 0..<pairCount {
+                let (z1, z2) = (slots[pair * sectionCapacity + slot].z1, slots[pair * sectionCapacity + slot].z2)
+                if max(max(abs(z1.x), abs(z1.y)), max(abs(z2.x), abs(z2.y))) > threshold { return true }
+            }
         }
         return false
     }
 
     /// Zeroes the state of every section.
     public func reset() {
-        state.update(repeating: .zero, count: pairCount * sectionCapacity * 2)
+        for index in 0..<(sectionCapacity * pairCount) {
+            slots[index].z1 = .zero
+            slots[index].z2 = .zero
+        }
     }
 
     /// Filters `frames` frames of every channel of `buffers` in place, starting at `offset`.
@@ -85,25 +127,49 @@ public final class BiquadCascade {
             let left = buffers[2 * pair] + offset
             // An odd last channel runs in both lanes; only the first is stored.
             let right = 2 * pair + 1 < channelCount ? buffers[2 * pair + 1] + offset : left
-            processPair(left: left, right: right, frames: frames, state: state + pair * sectionCapacity * 2)
+            let pairSlots = slots + pair * sectionCapacity
+            if feedbackMatchesFeedforward {
+                Self.processPairSharingB1(left: left, right: right, frames: frames, slots: pairSlots, count: activeCount)
+            } else {
+                Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: activeCount)
+            }
         }
     }
 
     @inline(__always)
-    private func processPair(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
-                             state: UnsafeMutablePointer<SIMD2<Double>>) {
-        let sections = activeCount
+    private static func processPair(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
+                                    slots: UnsafeMutablePointer<Slot>, count: Int) {
+        let end = slots + count
         for frame in 0..<frames {
             var x = SIMD2<Double>(Double(left[frame]), Double(right[frame]))
-            for slot in 0..<sections {
-                let section = active[slot]
-                let c = coefficients[section]
-                let s = state + 2 * section
-                let y = c.b0 * x + s[0]
-                s[0] = c.b1 * x - c.a1 * y + s[1]
-                s[1] = c.b2 * x - c.a2 * y
+            var s = slots
+            repeat {
+                let y = s.pointee.b0 * x + s.pointee.z1
+                s.pointee.z1 = s.pointee.b1 * x - s.pointee.a1 * y + s.pointee.z2
+                s.pointee.z2 = s.pointee.b2 * x - s.pointee.a2 * y
                 x = y
-            }
+                s += 1
+            } while s < end
+            right[frame] = Float(x.y)
+            left[frame] = Float(x.x)
+        }
+    }
+
+    /// `processPair` for sections with a1 = b1: one multiplication fewer per section and sample.
+    @inline(__always)
+    private static func processPairSharingB1(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
+                                             slots: UnsafeMutablePointer<Slot>, count: Int) {
+        let end = slots + count
+        for frame in 0..<frames {
+            var x = SIMD2<Double>(Double(left[frame]), Double(right[frame]))
+            var s = slots
+            repeat {
+                let y = s.pointee.b0 * x + s.pointee.z1
+                s.pointee.z1 = s.pointee.b1 * (x - y) + s.pointee.z2
+                s.pointee.z2 = s.pointee.b2 * x - s.pointee.a2 * y
+                x = y
+                s += 1
+            } while s < end
             right[frame] = Float(x.y)
             left[frame] = Float(x.x)
         }

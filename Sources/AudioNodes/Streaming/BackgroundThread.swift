@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread that runs one closure, joined explicitly: the worker behind the threaded file
+/// reader and writer. A thin wrapper over pthreads, so the library needs no Foundation.
+final class BackgroundThread {
+    private var thread: pthread_t?
+
+    /// Starts `body` on a new thread.
+    init(_ body: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var handle = pthread_t()
+        let status = pthread_create(&handle, nil, { raw in
+            guard let raw else { return nil }
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        if status == 0 {
+            thread = handle
+        } else {
+            // No thread could be made: run the work here, so nothing is lost.
+            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+        }
+    }
+
+    /// Waits for the closure to finish.
+    func join() {
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+}

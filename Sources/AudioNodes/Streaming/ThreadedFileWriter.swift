@@ -1,0 +1,92 @@
+import AudioDSP
+import AudioGraph
+import SoundFile
+
+/// Writes the slices a graph renders to a sound file from a background thread, so that
+/// sample conversion and disk writes overlap the graph's DSP.
+///
+/// `write` copies each slice into a small ring of blocks; the worker quantizes and writes them
+/// with an `AudioFileWriter`. The file is exactly what that writer would make. Call `finish()`:
+/// it waits for the worker and reports the first failure; `clipCount` is final after it.
+public final class ThreadedFileWriter {
+    /// The file being written.
+    public var file: SoundFileWriter { writer.file }
+    private let writer: AudioFileWriter
+    private let ring: SlotRing
+    private var worker: BackgroundThread?
+    private var current: SlotRing.Slot?
+    /// The worker's first failure; written before it frees a slot, read after taking one.
+    private var failure: (any Error)?
+
+    /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames.
+    public init(file: SoundFileWriter, slotFrames: Int = 16384, slotCount: Int = 4) {
+        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames)
+        self.writer = writer
+        let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
+        self.ring = ring
+        worker = BackgroundThread { [unowned self] in
+            while true {
+                let slot = ring.acquireFilled()
+                if failure == nil, slot.frames > 0 {
+                    do { try writer.write(slot.storage.list, frames: slot.frames) } catch { failure = error }
+                }
+                let last = slot.isLast
+                ring.release()
+                if last { return }
+            }
+        }
+    }
+
+    deinit { endWorker() }
+
+    /// Overs, non-finite samples and peak of everything written; complete after `finish()`.
+    public var clipCount: ClipCount { writer.clipCount }
+    /// Frames written; complete after `finish()`.
+    public var framesWritten: Int64 { writer.framesWritten }
+
+    /// Queues the first `frames` frames of `buffers`, which has the file's channel count.
+    /// Throws the worker's failure, if it has met one.
+    public func write(_ buffers: AudioBufferList, frames: Int) throws {
+        var done = 0
+        while done < frames {
+            let slot = takeSlot()
+            if let failure { throw failure }
+            let count = min(frames - done, ring.capacity - slot.frames)
+            for channel in 0..<buffers.channelCount {
+                (slot.storage.list[channel] + slot.frames).update(from: buffers[channel] + done, count: count)
+            }
+            slot.frames += count
+            done += count
+            if slot.frames == ring.capacity {
+                current = nil
+                ring.publish()
+            }
+        }
+    }
+
+    /// Writes what is queued, waits for the worker, then completes and closes the file.
+    public func finish() throws {
+        endWorker()
+        if let failure { throw failure }
+        try writer.finish()
+    }
+
+    private func takeSlot() -> SlotRing.Slot {
+        if let current { return current }
+        let slot = ring.acquireFree()
+        slot.frames = 0
+        slot.isLast = false
+        current = slot
+        return slot
+    }
+
+    /// Sends the last block and waits for the worker to write it.
+    private func endWorker() {
+        guard let worker else { return }
+        takeSlot().isLast = true
+        current = nil
+        ring.publish()
+        worker.join()
+        self.worker = nil
+    }
+}

@@ -1,0 +1,33 @@
+#ifndef AURENDER_AUDIO_KERNELS_H
+#define AURENDER_AUDIO_KERNELS_H
+
+#include <stdint.h>
+
+/// Samples that could not be written as they were, and the largest magnitude seen.
+typedef struct {
+    long overs;          ///< samples beyond full scale (clipped when written as integers)
+    long non_finite;     ///< NaN and infinite samples (written as 0)
+    int32_t peak_bits;   ///< bit pattern of the largest finite magnitude (ordered like the value)
+} aurender_clip_stats;
+
+/// Interleaves `channel_count` channels of `frames` frames into integers of `bits` bits
+/// (8 to 16), left-justified in 16 bits, rounding to nearest even and clipping at full scale
+/// (2^(bits-1)); NaN and infinities become 0. Adds what it met to `stats`.
+void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
+                           int16_t *out, aurender_clip_stats *stats);
+
+/// As `aurender_quantize_s16`, for 8 to 32 bits, left-justified in 32 bits.
+void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
+                           int32_t *out, aurender_clip_stats *stats);
+
+/// Interleaves floats unchanged but for NaN and infinities, which become 0; counts overs.
+void aurender_interleave_float(const float *const *channels, int channel_count, long frames,
+                               float *out, aurender_clip_stats *stats);
+
+/// Splits interleaved 16-bit integers into one float buffer per channel, full scale 32768.
+void aurender_deinterleave_s16(const int16_t *in, int channel_count, long frames, float *const *channels);
+
+/// Splits interleaved floats into one buffer per channel.
+void aurender_deinterleave_float(const float *in, int channel_count, long frames, float *const *channels);
+
+#endif
