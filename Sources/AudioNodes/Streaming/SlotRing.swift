@@ -23,7 +23,7 @@ final class SlotRing {
     let slots: [Slot]
     /// Frames each slot holds.
     let capacity: Int
-    private let free: DispatchSemaphore
+    private let free = DispatchSemaphore(value: 0)
     private let filled = DispatchSemaphore(value: 0)
     private var produceIndex = 0
     private var consumeIndex = 0
@@ -32,7 +32,9 @@ final class SlotRing {
     init(slotCount: Int, channelCount: Int, capacity: Int) {
         self.capacity = capacity
         slots = (0..<slotCount).map { _ in Slot(channelCount: channelCount, capacity: capacity) }
-        free = DispatchSemaphore(value: slotCount)
+        // Counted up from 0 rather than created at slotCount: libdispatch refuses to dispose of
+        // a semaphore whose count is below the value it was created with.
+        for _ in 0..<slotCount { free.signal() }
     }
 
     /// Producer: waits for a free slot and returns it to be filled.
