@@ -16,7 +16,12 @@ public final class ThreadedFileWriter {
     private var worker: BackgroundThread?
     private var current: SlotRing.Slot?
     /// The worker's first failure; written before it frees a slot, read after taking one.
-    private var failure: (any Error)?
+    private let outcome = WorkerOutcome()
+
+    /// What the worker reports, held apart from the writer so the worker never touches it.
+    private final class WorkerOutcome {
+        var failure: (any Error)?
+    }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames.
     public init(file: SoundFileWriter, slotFrames: Int = 16384, slotCount: Int = 4) {
@@ -24,11 +29,11 @@ public final class ThreadedFileWriter {
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring
-        worker = BackgroundThread { [unowned self] in
+        worker = BackgroundThread { [outcome] in
             while true {
                 let slot = ring.acquireFilled()
-                if failure == nil, slot.frames > 0 {
-                    do { try writer.write(slot.storage.list, frames: slot.frames) } catch { failure = error }
+                if outcome.failure == nil, slot.frames > 0 {
+                    do { try writer.write(slot.storage.list, frames: slot.frames) } catch { outcome.failure = error }
                 }
                 let last = slot.isLast
                 ring.release()
@@ -50,7 +55,7 @@ public final class ThreadedFileWriter {
         var done = 0
         while done < frames {
             let slot = takeSlot()
-            if let failure { throw failure }
+            if let failure = outcome.failure { throw failure }
             let count = min(frames - done, ring.capacity - slot.frames)
             for channel in 0..<buffers.channelCount {
                 (slot.storage.list[channel] + slot.frames).update(from: buffers[channel] + done, count: count)
@@ -67,7 +72,7 @@ public final class ThreadedFileWriter {
     /// Writes what is queued, waits for the worker, then completes and closes the file.
     public func finish() throws {
         endWorker()
-        if let failure { throw failure }
+        if let failure = outcome.failure { throw failure }
         try writer.finish()
     }
 

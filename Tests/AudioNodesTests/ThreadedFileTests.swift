@@ -1,0 +1,118 @@
+import AudioDSP
+import AudioGraph
+import AudioNodes
+import Foundation
+import MallocCounter
+import SoundFile
+import TestSupport
+import Testing
+
+@Suite struct ThreadedFileTests {
+    func writeNoise(_ path: String, frames: Int, channels: Int) throws {
+        let shorts = Signal.noise(frames: frames * channels, amplitude: 0.8, seed: 21).map { Int16(($0 * 32768).rounded()) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .pcm16,
+                                         sampleRate: 44100, channelCount: channels)
+        try shorts.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: frames) }
+        try writer.finish()
+    }
+
+    /// Renders a file through either reader into either writer, in slices of `sliceSize`.
+    func copy(_ input: String, to output: String, threaded: Bool, sliceSize: Int) throws -> ClipCount {
+        let file = try SoundFileReader(path: input)
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let outFile = try SoundFileWriter(fileDescriptor: descriptor, path: output, type: .flac, encoding: .pcm16,
+                                          sampleRate: 44100, channelCount: file.format.channelCount)
+        let storage = AudioBufferStorage(channelCount: file.format.channelCount, capacity: sliceSize)
+        var time: Int64 = 0
+        if threaded {
+            let reader = ThreadedFileReader(file: file, slotFrames: 1000, slotCount: 3)
+            let writer = ThreadedFileWriter(file: outFile, slotFrames: 777, slotCount: 2)
+            while true {
+                var flags: RenderActionFlags = []
+                let frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: sliceSize), storage.list)
+                try writer.write(storage.list, frames: frames)
+                time += Int64(frames)
+                if frames < sliceSize { break }
+            }
+            try writer.finish()
+            return writer.clipCount
+        }
+        let reader = AudioFileReader(file: file, scratchFrames: sliceSize)
+        let writer = AudioFileWriter(file: outFile, maximumFrames: sliceSize)
+        while true {
+            var flags: RenderActionFlags = []
+            let frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: sliceSize), storage.list)
+            try writer.write(storage.list, frames: frames)
+            time += Int64(frames)
+            if frames < sliceSize { break }
+        }
+        try writer.finish()
+        return writer.clipCount
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func threadedCopiesAreIdenticalToDirectOnes(channels: Int) throws {
+        let folder = try TemporaryFolder()
+        try writeNoise(folder.file("in.wav"), frames: 10_007, channels: channels)
+        for slice in [1, 64, 999, 4096] {
+            let direct = try copy(folder.file("in.wav"), to: folder.file("direct.flac"), threaded: false, sliceSize: slice)
+            let threaded = try copy(folder.file("in.wav"), to: folder.file("threaded.flac"), threaded: true, sliceSize: slice)
+            #expect(FileManager.default.contents(atPath: folder.file("direct.flac")) == FileManager.default.contents(atPath: folder.file("threaded.flac")))
+            #expect(direct == threaded)
+        }
+    }
+
+    @Test func abandoningAReaderStopsItsThread() throws {
+        let folder = try TemporaryFolder()
+        try writeNoise(folder.file("in.wav"), frames: 100_000, channels: 2)
+        for _ in 0..<20 {
+            let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")), slotFrames: 512, slotCount: 2)
+            let storage = AudioBufferStorage(channelCount: 2, capacity: 100)
+            var flags: RenderActionFlags = []
+            #expect(try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: 0), bus: 0, frameCount: 100), storage.list) == 100)
+            reader.stop()
+        }
+    }
+
+    @Test func writeFailuresReachTheCaller() throws {
+        let descriptor = open("/dev/full", O_WRONLY)
+        let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: "/dev/full", type: .raw,
+                                                                  encoding: .pcm16, sampleRate: 8000, channelCount: 1),
+                                        slotFrames: 256, slotCount: 2)
+        let storage = AudioBufferStorage(channelCount: 1, capacity: 256)
+        var failure: (any Error)?
+        do {
+            for _ in 0..<100 { try writer.write(storage.list, frames: 256) }
+            try writer.finish()
+        } catch {
+            failure = error
+        }
+        #expect((failure as? SoundFileError)?.kind == .writeFailed)
+        #expect((failure as? SoundFileError)?.reason.contains("No space left on device") == true)
+    }
+
+    @Test func theRenderThreadAllocatesNothing() throws {
+        let folder = try TemporaryFolder()
+        try writeNoise(folder.file("in.wav"), frames: 300_000, channels: 2)
+        let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")))
+        let descriptor = open(folder.file("out.wav"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: folder.file("out.wav"),
+                                                                  type: .wav, encoding: .pcm16, sampleRate: 44100, channelCount: 2))
+        let storage = AudioBufferStorage(channelCount: 2, capacity: 4096)
+        var flags: RenderActionFlags = []
+        var time: Int64 = 0
+        var frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: 0), bus: 0, frameCount: 4096), storage.list)
+        try writer.write(storage.list, frames: frames)
+        let before = malloc_counter_thread_allocations()
+        while frames == 4096 {
+            time += 4096
+            frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: 4096), storage.list)
+            try writer.write(storage.list, frames: frames)
+        }
+        let allocations = malloc_counter_thread_allocations() - before
+        try writer.finish()
+        #expect(writer.framesWritten == 300_000)
+        #expect(allocations == 0)
+    }
+}
