@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|memory|all]   (default: all). Figures print as tables;
+# Usage: bench/run.sh [passthrough|eq|memory|all]   (default: all). Figures print as tables;
 # compare the ratios, not the absolute times: these machines are noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,22 +38,42 @@ passthrough() {
     cmp -s "$work/sf.wav" "$work/au.wav" && echo "outputs are byte-identical" || echo "outputs differ"
 }
 
+eq() {
+    local input bands_ff="" bands_sox=""
+    input=$(make_input 10)
+    # The five non-zero bands of the Bass Booster preset, as FFmpeg and SoX filters (Q = 1.414).
+    for band in 32:5.5 64:4.5 125:3.5 250:2.5 500:1.25; do
+        bands_ff+="${bands_ff:+,}equalizer=f=${band%%:*}:t=q:w=1.414:g=${band##*:}"
+        bands_sox+=" equalizer ${band%%:*} 1.414q ${band##*:}"
+    done
+    echo "## Bass Booster EQ, 10-minute stereo 44.1 kHz 16-bit WAV (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 8 -N --export-markdown "$work/eq.md" \
+        -n sndfile-convert "sndfile-convert $input $work/sf.wav" \
+        -n "aurender (accurate)" "$aurender --eq 'Bass Booster' $input $work/au.wav" \
+        -n "aurender (classic)" "$aurender --eq 'Bass Booster' --eq-mode classic $input $work/au.wav" \
+        -n "ffmpeg -filter_threads 1" "ffmpeg -y -v error -filter_threads 1 -i $input -af $bands_ff $work/ff.wav" \
+        -n sox "sox $input $work/sx.wav$bands_sox" >/dev/null
+    cat "$work/eq.md"
+}
+
 memory() {
     echo "## Peak memory (maximum resident set size)"
-    echo "| input | aurender pass-through |"
-    echo "|---|---|"
+    echo "| input | aurender pass-through | aurender --eq 'Bass Booster' |"
+    echo "|---|---|---|"
     for minutes in 10 60; do
-        local input kb
+        local input plain eq
         input=$(make_input "$minutes")
-        kb=$(/usr/bin/time -f %M "$aurender" "$input" "$work/mem.wav" 2>&1 >/dev/null | tail -1)
-        echo "| $minutes min | $((kb / 1024)) MB |"
+        plain=$(/usr/bin/time -f %M "$aurender" "$input" "$work/mem.wav" 2>&1 >/dev/null | tail -1)
+        eq=$(/usr/bin/time -f %M "$aurender" --eq "Bass Booster" "$input" "$work/mem.wav" 2>&1 >/dev/null | tail -1)
+        echo "| $minutes min | $((plain / 1024)) MB | $((eq / 1024)) MB |"
     done
     rm -f "$work/mem.wav"
 }
 
 case $which in
     passthrough) passthrough ;;
+    eq) eq ;;
     memory) memory ;;
-    all) passthrough; echo; memory ;;
-    *) echo "usage: bench/run.sh [passthrough|memory|all]" >&2; exit 64 ;;
+    all) passthrough; echo; eq; echo; memory ;;
+    *) echo "usage: bench/run.sh [passthrough|eq|memory|all]" >&2; exit 64 ;;
 esac

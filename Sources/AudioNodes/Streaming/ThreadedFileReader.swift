@@ -19,7 +19,7 @@ public final class ThreadedFileReader {
     private var finished = false
 
     /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames.
-    public init(file: SoundFileReader, slotFrames: Int = 16384, slotCount: Int = 4) {
+    public init(file: SoundFileReader, slotFrames: Int = 65536, slotCount: Int = 4) {
         let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
         format = reader.format
         let ring = SlotRing(slotCount: slotCount, channelCount: format.channelCount, capacity: slotFrames)

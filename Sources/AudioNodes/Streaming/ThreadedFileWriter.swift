@@ -24,7 +24,7 @@ public final class ThreadedFileWriter {
     }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames.
-    public init(file: SoundFileWriter, slotFrames: Int = 16384, slotCount: Int = 4) {
+    public init(file: SoundFileWriter, slotFrames: Int = 65536, slotCount: Int = 4) {
         let writer = AudioFileWriter(file: file, maximumFrames: slotFrames)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
