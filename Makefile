@@ -10,12 +10,12 @@ deps:
 		echo "installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); }
 
-## Builds the release binary and renders the bundled fixture.
+## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps
 	swift build -c release
 	mkdir -p out
-	.build/release/aurender fixtures/music.wav out/music.flac
-	.build/release/aurender info out/music.flac
+	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
+	.build/release/aurender info out/music-bass-booster.wav
 
 ## Runs every test.
 test: deps
