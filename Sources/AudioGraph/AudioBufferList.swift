@@ -54,3 +54,14 @@ public final class AudioBufferStorage {
         pointers.deallocate()
     }
 }
+
+extension AudioBufferList {
+    /// Ends a stream inside this slice: a source that filled only `filled` of `requested`
+    /// frames zeroes the rest and flags the end (and silence, if it filled nothing).
+    @inlinable public func endStream(filled: Int, requested: Int, flags: inout RenderActionFlags) {
+        guard filled < requested else { return }
+        zero(from: filled, frames: requested - filled)
+        flags.insert(.endOfStream)
+        if filled == 0 { flags.insert(.outputIsSilence) }
+    }
+}

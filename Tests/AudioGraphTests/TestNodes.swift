@@ -43,11 +43,7 @@ final class RampSource {
                 for frame in 0..<frames { buffers[channel][frame] = Self.value(frame: position + frame, channel: channel) }
             }
             position += frames
-            if frames < request.frameCount {
-                buffers.zero(from: frames, frames: request.frameCount - frames)
-                flags.insert(.endOfStream)
-                if frames == 0 { flags.insert(.outputIsSilence) }
-            }
+            buffers.endStream(filled: frames, requested: request.frameCount, flags: &flags)
             return frames
         }
     }

@@ -24,31 +24,27 @@ import Testing
         let outFile = try SoundFileWriter(fileDescriptor: descriptor, path: output, type: .flac, encoding: .pcm16,
                                           sampleRate: 44100, channelCount: file.format.channelCount)
         let storage = AudioBufferStorage(channelCount: file.format.channelCount, capacity: sliceSize)
-        var time: Int64 = 0
+        let source: FileSource
+        let write: (AudioBufferList, Int) throws -> Void
+        let finish: () throws -> ClipCount
         if threaded {
-            let reader = ThreadedFileReader(file: file, slotFrames: 1000, slotCount: 3)
+            source = ThreadedFileReader(file: file, slotFrames: 1000, slotCount: 3)
             let writer = ThreadedFileWriter(file: outFile, slotFrames: 777, slotCount: 2)
-            while true {
-                var flags: RenderActionFlags = []
-                let frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: sliceSize), storage.list)
-                try writer.write(storage.list, frames: frames)
-                time += Int64(frames)
-                if frames < sliceSize { break }
-            }
-            try writer.finish()
-            return writer.clipCount
+            (write, finish) = ({ try writer.write($0, frames: $1) }, { try writer.finish(); return writer.clipCount })
+        } else {
+            source = AudioFileReader(file: file, scratchFrames: sliceSize)
+            let writer = AudioFileWriter(file: outFile, maximumFrames: sliceSize)
+            (write, finish) = ({ try writer.write($0, frames: $1) }, { try writer.finish(); return writer.clipCount })
         }
-        let reader = AudioFileReader(file: file, scratchFrames: sliceSize)
-        let writer = AudioFileWriter(file: outFile, maximumFrames: sliceSize)
+        var time: Int64 = 0
         while true {
             var flags: RenderActionFlags = []
-            let frames = try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: sliceSize), storage.list)
-            try writer.write(storage.list, frames: frames)
+            let frames = try source.render(&flags, RenderRequest(timeStamp: .init(sampleTime: time), bus: 0, frameCount: sliceSize), storage.list)
+            try write(storage.list, frames)
             time += Int64(frames)
             if frames < sliceSize { break }
         }
-        try writer.finish()
-        return writer.clipCount
+        return try finish()
     }
 
     @Test(arguments: [1, 2, 3])

@@ -7,7 +7,7 @@ import SoundFile
 /// It reads interleaved frames into a scratch buffer made once at init and splits them
 /// into the slice's channel buffers. At the end of the file it zeroes the rest of the
 /// slice and sets `.endOfStream`; after that, every slice is silence.
-public final class AudioFileReader {
+public final class AudioFileReader: FileSource {
     /// The open file.
     public let file: SoundFileReader
     /// What the reader produces: the file's rate and channels, in the canonical form.
@@ -32,14 +32,6 @@ public final class AudioFileReader {
 
     deinit { scratch.deallocate() }
 
-    /// Feeds input bus `bus` of `node` in `graph` from this file, setting that bus's format.
-    public func attach(to node: AudioNode, bus: Int = 0, in graph: Graph) throws {
-        try node.setStreamFormat(format, scope: .input, bus: bus)
-        try graph.setRenderCallback(for: node, bus: bus) { [self] flags, request, buffers in
-            try render(&flags, request, buffers)
-        }
-    }
-
     /// Fills `buffers` with the next `request.frameCount` frames of the file; a `RenderCallback`.
     public func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ buffers: AudioBufferList) throws -> Int {
         var filled = 0
@@ -59,11 +51,7 @@ public final class AudioFileReader {
             if got < wanted { exhausted = true }
         }
         framesRead += Int64(filled)
-        if filled < request.frameCount {
-            buffers.zero(from: filled, frames: request.frameCount - filled)
-            flags.insert(.endOfStream)
-            if filled == 0 { flags.insert(.outputIsSilence) }
-        }
+        buffers.endStream(filled: filled, requested: request.frameCount, flags: &flags)
         return filled
     }
 }

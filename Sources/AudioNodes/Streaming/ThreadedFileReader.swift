@@ -7,7 +7,7 @@ import SoundFile
 /// The worker fills a small ring of canonical blocks with an `AudioFileReader`; the render
 /// callback copies from them, waiting only when the disk is behind. The output is exactly
 /// the `AudioFileReader`'s, for any slice size.
-public final class ThreadedFileReader {
+public final class ThreadedFileReader: FileSource {
     /// What the reader produces: the file's rate and channels, in the canonical form.
     public let format: StreamFormat
     /// Frames handed to the graph so far.
@@ -46,14 +46,6 @@ public final class ThreadedFileReader {
 
     deinit { stop() }
 
-    /// Feeds input bus `bus` of `node` in `graph` from this file, setting that bus's format.
-    public func attach(to node: AudioNode, bus: Int = 0, in graph: Graph) throws {
-        try node.setStreamFormat(format, scope: .input, bus: bus)
-        try graph.setRenderCallback(for: node, bus: bus) { [self] flags, request, buffers in
-            try render(&flags, request, buffers)
-        }
-    }
-
     /// Fills `buffers` with the next `request.frameCount` frames of the file; a `RenderCallback`.
     public func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ buffers: AudioBufferList) throws -> Int {
         var filled = 0
@@ -83,11 +75,7 @@ public final class ThreadedFileReader {
             }
         }
         framesRead += Int64(filled)
-        if filled < request.frameCount {
-            buffers.zero(from: filled, frames: request.frameCount - filled)
-            flags.insert(.endOfStream)
-            if filled == 0 { flags.insert(.outputIsSilence) }
-        }
+        buffers.endStream(filled: filled, requested: request.frameCount, flags: &flags)
         return filled
     }
 

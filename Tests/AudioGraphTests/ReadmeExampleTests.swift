@@ -1,0 +1,33 @@
+import AudioGraph
+import Foundation
+import Testing
+
+/// The library example of the README, kept compiling and correct.
+@Suite struct ReadmeExampleTests {
+    @Test func aCallbackFeedsAGenericOutput() throws {
+        let graph = Graph()
+        let output = GenericOutput()
+        try graph.addNode(output)
+        try output.setStreamFormat(.canonical(sampleRate: 48000, channelCount: 1), scope: .input)
+
+        var phase = 0.0
+        try graph.setRenderCallback(for: output) { flags, request, buffers in
+            for frame in 0..<request.frameCount {           // a 440 Hz tone, one second long
+                buffers[0][frame] = Float(0.5 * sin(phase))
+                phase += 2 * .pi * 440 / 48000
+            }
+            let remaining = 48000 - Int(request.timeStamp.sampleTime)
+            if remaining <= request.frameCount { flags.insert(.endOfStream) }
+            return min(request.frameCount, remaining)
+        }
+        try graph.initialize()
+
+        var total = 0, peak: Float = 0
+        while case .rendered(let frames) = try graph.renderSlice(frameCount: 1024) {
+            total += frames
+            for frame in 0..<frames { peak = max(peak, abs(output.buffers[0][frame])) }
+        }
+        #expect(total == 48000)
+        #expect(abs(peak - 0.5) < 0.001)
+    }
+}
