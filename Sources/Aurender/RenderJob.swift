@@ -90,7 +90,7 @@ public struct RenderJob {
                                           channelCount: format.channelCount))
         } catch {
             destination.discard()
-            if output == "-", error.kind == .writeFailed {
+            if output == "-", error.kind == .unsupportedFormat {
                 throw RenderError.output(SoundFileError(path: output, kind: .unsupportedFormat,
                                                         reason: "\(error.reason); for standard output use --type au or raw"))
             }

@@ -38,8 +38,10 @@ public final class SoundFileWriter {
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channelCount)
         guard let opened = LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: true) else {
-            throw SoundFileError(path: path, kind: .writeFailed,
-                                 reason: SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))
+            // A system error (a full disk) is a failed write; anything else is a format libsndfile
+            // refuses only when it starts the file (Opus at 44.1 kHz, WAV to a pipe).
+            let kind: SoundFileError.Kind = LibSndfile.errorCode(nil) == Int32(SF_ERR_SYSTEM) ? .writeFailed : .unsupportedFormat
+            throw SoundFileError(path: path, kind: kind, reason: SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))
         }
         handle = opened
         LibSndfile.setBool(opened, SFC_SET_ADD_PEAK_CHUNK, false)

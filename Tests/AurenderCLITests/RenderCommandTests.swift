@@ -128,4 +128,23 @@ import Testing
             """)
         #expect(try samples(of: folder.file("out.wav")).samples == [0.5, 32767.0 / 32768, -1, 0, 0.25, 32767.0 / 32768])
     }
+
+    @Test func opusAndMP3RoundTrips() throws {
+        let folder = try TemporaryFolder()
+        let tone = (0..<96000).map { Int16((8000 * sin(2 * Double.pi * 440 * Double($0) / 48000)).rounded()) }
+        try WaveFile.write(WaveFile.bytes(channels: 1, sampleRate: 48000, data: WaveFile.pcm16(tone)), to: folder.file("tone.wav"))
+        let original = Signal.rms(try samples(of: folder.file("tone.wav")).samples)
+        for name in ["tone.opus", "tone.mp3"] {
+            let result = try aurender([folder.file("tone.wav"), folder.file(name)])
+            #expect(result.status == 0, "\(result.standardError)")
+            let (format, decoded) = try samples(of: folder.file(name))
+            #expect(format.rate == 48000)
+            #expect(abs(decoded.count - 96000) < 4000, "\(name): \(decoded.count) frames")
+            #expect(abs(20 * log10(Signal.rms(decoded) / original)) < 0.5, "\(name) keeps the level")
+        }
+        let wrongRate = try aurender([fixture("music.wav"), folder.file("music.opus")])
+        #expect(wrongRate.status == 64)
+        #expect(wrongRate.standardError == "aurender: \(folder.file("music.opus")): Opus only supports sample rates of 8000, 12000, 16000, 24000, and 48000\n")
+        #expect(!folder.contents().contains("music.opus"))
+    }
 }
