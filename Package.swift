@@ -32,15 +32,16 @@ let package = Package(
         .target(name: "CAudioKernels"),
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
+        .target(name: "Resampling", dependencies: ["CSamplerate"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "SoundFile"],
+            dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling"],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "AudioNodes"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling", "AudioNodes"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -50,7 +51,8 @@ let package = Package(
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

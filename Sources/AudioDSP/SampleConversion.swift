@@ -27,6 +27,24 @@ public struct ClipCount: Equatable, Sendable {
     }
 }
 
+/// Triangular-PDF dither: noise of ±1 LSB added before rounding to integers, which turns
+/// the distortion of quantization into a steady noise floor.
+///
+/// Seeded, so a render is byte-identical every time; the noise runs through the samples in
+/// interleaved order, so it does not depend on slice sizes.
+public struct TPDFDither: Equatable, Sendable {
+    /// The seed it started from, as shown by `--verbose`.
+    public let seed: UInt64
+    /// The random generator's state (xorshift64*), advanced by every sample.
+    var state: UInt64
+
+    /// Dither starting from `seed`.
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
+    }
+}
+
 /// Kernels that move samples between the graph's canonical buffers and the interleaved
 /// forms files use. Interleaved floats are in [-1, 1); integers are left-justified.
 ///
@@ -56,22 +74,32 @@ public enum SampleConversion {
     /// 32 bits, rounding to nearest even. Values beyond full scale are clipped and counted; NaN
     /// and ±Inf become 0 and are counted. Full scale is 2^(bits-1), so reading with libsndfile's
     /// normalisation and writing back is bit-exact.
+    /// With `dither`, TPDF noise of ±1 LSB is added before rounding.
     public static func quantize(_ buffers: AudioBufferList, frames: Int, bits: Int,
-                                into destination: UnsafeMutablePointer<Int32>) -> ClipCount {
+                                into destination: UnsafeMutablePointer<Int32>, dither: inout TPDFDither?) -> ClipCount {
         precondition((8...32).contains(bits), "bit depth \(bits) is not 8 to 32")
         var stats = aurender_clip_stats()
-        aurender_quantize_s32(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats)
+        withDitherState(&dither) {
+            aurender_quantize_s32(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats, $0)
+        }
         return ClipCount(stats)
     }
 
     /// Joins the channels into interleaved 16-bit integers (what `sf_writef_short` takes),
     /// quantized to `bits` bits (8 to 16), left-justified; otherwise as the Int32 form.
     public static func quantize(_ buffers: AudioBufferList, frames: Int, bits: Int,
-                                into destination: UnsafeMutablePointer<Int16>) -> ClipCount {
+                                into destination: UnsafeMutablePointer<Int16>, dither: inout TPDFDither?) -> ClipCount {
         precondition((8...16).contains(bits), "bit depth \(bits) is not 8 to 16")
         var stats = aurender_clip_stats()
-        aurender_quantize_s16(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats)
+        withDitherState(&dither) {
+            aurender_quantize_s16(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats, $0)
+        }
         return ClipCount(stats)
+    }
+
+    private static func withDitherState(_ dither: inout TPDFDither?, _ body: (UnsafeMutablePointer<UInt64>?) -> Void) {
+        guard dither != nil else { return body(nil) }
+        body(&dither!.state)
     }
 
     private static func constChannels(_ buffers: AudioBufferList) -> UnsafePointer<UnsafePointer<Float>?> {

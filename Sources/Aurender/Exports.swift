@@ -1,4 +1,5 @@
 @_exported import AudioDSP
 @_exported import AudioGraph
 @_exported import AudioNodes
+@_exported import Resampling
 @_exported import SoundFile

@@ -37,6 +37,15 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Equalizer")
     var equalizer: EqualizerOptions
 
+    @OptionGroup(title: "Format conversion")
+    var conversion: ConversionOptions
+
+    @Flag(help: "Print the resolved graph (nodes, connections, formats) and exit before reading audio.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
+    var plan: PlanFormat?
+
     @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",
                                valueName: "policy"))
     var onClip: RenderJob.ClipPolicy = .warn
@@ -68,31 +77,44 @@ struct RenderCommand: ParsableCommand {
         options.clipPolicy = onClip
         let summary: RenderJob.Summary
         do {
+            let raw = options.rawInput
+            try conversion.apply(to: &options) { try SoundFileReader(path: input, raw: raw).format.channelCount }
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
             let job = RenderJob(input: input, output: output, options: options) { _ in
                 let nodes = try equalizer.makeNodes(for: preset)
                 if verbose { describe(preset: preset, nodes: nodes) }
                 return nodes
             }
+            if let format = plan ?? (dryRun ? .text : nil) {
+                let resolved = try job.plan()
+                print(format == .dot ? resolved.dot : resolved.text)
+                return
+            }
+            if verbose { printError(try job.plan().text) }
             summary = try job.run()
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
+        } catch let error as SoundFileError {
+            throw fail(error.description, ExitStatus(input: error))
         }
         reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
     }
 
-    /// Prints the processing chain, before rendering (the nodes are not yet initialized).
+    /// Says what the EQ does with the preset, before the plan shows the graph.
     private func describe(preset: EQPreset?, nodes: [AudioNode]) {
-        guard let preset else { printError("graph: \(input) -> output -> \(output)"); return }
+        guard let preset else { return }
         guard let node = nodes.first as? GraphicEQNode else {
             printError("eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph")
-            printError("graph: \(input) -> output -> \(output)")
             return
         }
         let gains = preset.gains.map { decibels($0) }.joined(separator: " ")
         printError("eq: preset '\(preset.name)' (\(node.mode.rawValue)), band gains dB: \(gains), preamp \(decibels(Double(node.parameter(GraphicEQNode.Parameter.preamp)) + preset.preamp)) dB")
-        printError("graph: \(input) -> \(node.name) -> output -> \(output)")
     }
+}
+
+/// How `--plan` prints the graph.
+enum PlanFormat: String, ExpressibleByArgument {
+    case text, dot
 }
 
 /// Warns on standard error about samples that could not be written as they were.

@@ -11,8 +11,23 @@ static inline int32_t magnitude_bits(float x) {
     return bits & 0x7FFFFFFF;
 }
 
-/// Quantizes one sample to an integer in [low, high] with Float arithmetic (exact to 2^22).
-static inline int32_t quantize_float(float x, float scale, float high, float low,
+/// Triangular noise in (-1, 1): the difference of two uniform values, from xorshift64*.
+static inline double tpdf_noise(uint64_t *state) {
+    double pair[2];
+    for (int i = 0; i < 2; i++) {
+        uint64_t x = *state;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        *state = x;
+        pair[i] = (double)((x * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+    }
+    return pair[0] - pair[1];
+}
+
+/// Quantizes one sample to an integer in [low, high] with Float arithmetic (exact to 2^22),
+/// after adding `noise` (in LSBs).
+static inline int32_t quantize_float(float x, float scale, float high, float low, float noise,
                                      long *overs, long *non_finite, int32_t *peak) {
     const float magic = 12582912.0f;  // 1.5 * 2^23
     int32_t magnitude = magnitude_bits(x);
@@ -20,15 +35,16 @@ static inline int32_t quantize_float(float x, float scale, float high, float low
     *non_finite += !finite;
     int32_t kept = finite ? magnitude : 0;
     *peak = kept > *peak ? kept : *peak;
-    float v = finite ? x * scale : 0.0f;
+    float v = finite ? x * scale + noise : 0.0f;
     *overs += (v >= high + 0.5f) | (v < low - 0.5f);
     float c = v > high ? high : v;
     c = c < low ? low : c;
     return (int32_t)((c + magic) - magic);
 }
 
-/// Quantizes one sample to an integer in [low, high] with Double arithmetic (for 17 to 32 bits).
-static inline int32_t quantize_double(float x, double scale, double high, double low,
+/// Quantizes one sample to an integer in [low, high] with Double arithmetic (for 17 to 32 bits),
+/// after adding `noise` (in LSBs).
+static inline int32_t quantize_double(float x, double scale, double high, double low, double noise,
                                       long *overs, long *non_finite, int32_t *peak) {
     const double magic = 6755399441055744.0;  // 1.5 * 2^52
     int32_t magnitude = magnitude_bits(x);
@@ -36,7 +52,7 @@ static inline int32_t quantize_double(float x, double scale, double high, double
     *non_finite += !finite;
     int32_t kept = finite ? magnitude : 0;
     *peak = kept > *peak ? kept : *peak;
-    double v = finite ? (double)x * scale : 0.0;
+    double v = finite ? (double)x * scale + noise : 0.0;
     *overs += (v >= high + 0.5) | (v < low - 0.5);
     double c = v > high ? high : v;
     c = c < low ? low : c;
@@ -44,19 +60,27 @@ static inline int32_t quantize_double(float x, double scale, double high, double
 }
 
 void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
-                           int16_t *out, aurender_clip_stats *stats) {
+                           int16_t *out, aurender_clip_stats *stats, uint64_t *dither) {
     const float scale = (float)(1 << (bits - 1)), high = scale - 1, low = -scale;
     const int shift = 16 - bits;
     long overs = 0, non_finite = 0;
     int32_t peak = stats->peak_bits;
-    if (channel_count == 2) {
+    if (dither) {
+        for (long f = 0; f < frames; f++) {
+            for (int c = 0; c < channel_count; c++) {
+                float noise = (float)tpdf_noise(dither);
+                out[f * channel_count + c] =
+                    (int16_t)(quantize_float(channels[c][f], scale, high, low, noise, &overs, &non_finite, &peak) << shift);
+            }
+        }
+    } else if (channel_count == 2) {
         // Each lane keeps its own counts: one update per reduction per iteration vectorizes.
         const float *left = channels[0], *right = channels[1];
         long right_overs = 0, right_non_finite = 0;
         int32_t right_peak = peak;
         for (long f = 0; f < frames; f++) {
-            out[2 * f] = (int16_t)(quantize_float(left[f], scale, high, low, &overs, &non_finite, &peak) << shift);
-            out[2 * f + 1] = (int16_t)(quantize_float(right[f], scale, high, low, &right_overs, &right_non_finite,
+            out[2 * f] = (int16_t)(quantize_float(left[f], scale, high, low, 0, &overs, &non_finite, &peak) << shift);
+            out[2 * f + 1] = (int16_t)(quantize_float(right[f], scale, high, low, 0, &right_overs, &right_non_finite,
                                                       &right_peak) << shift);
         }
         overs += right_overs;
@@ -67,7 +91,7 @@ void aurender_quantize_s16(const float *const *channels, int channel_count, long
             const float *source = channels[c];
             for (long f = 0; f < frames; f++) {
                 out[f * channel_count + c] =
-                    (int16_t)(quantize_float(source[f], scale, high, low, &overs, &non_finite, &peak) << shift);
+                    (int16_t)(quantize_float(source[f], scale, high, low, 0, &overs, &non_finite, &peak) << shift);
             }
         }
     }
@@ -77,16 +101,26 @@ void aurender_quantize_s16(const float *const *channels, int channel_count, long
 }
 
 void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
-                           int32_t *out, aurender_clip_stats *stats) {
+                           int32_t *out, aurender_clip_stats *stats, uint64_t *dither) {
     const double scale = (double)(1LL << (bits - 1)), high = scale - 1, low = -scale;
     const int shift = 32 - bits;
     long overs = 0, non_finite = 0;
     int32_t peak = stats->peak_bits;
-    for (int c = 0; c < channel_count; c++) {
-        const float *source = channels[c];
+    if (dither) {
         for (long f = 0; f < frames; f++) {
-            uint32_t value = (uint32_t)quantize_double(source[f], scale, high, low, &overs, &non_finite, &peak);
-            out[f * channel_count + c] = (int32_t)(value << shift);
+            for (int c = 0; c < channel_count; c++) {
+                double noise = tpdf_noise(dither);
+                uint32_t value = (uint32_t)quantize_double(channels[c][f], scale, high, low, noise, &overs, &non_finite, &peak);
+                out[f * channel_count + c] = (int32_t)(value << shift);
+            }
+        }
+    } else {
+        for (int c = 0; c < channel_count; c++) {
+            const float *source = channels[c];
+            for (long f = 0; f < frames; f++) {
+                uint32_t value = (uint32_t)quantize_double(source[f], scale, high, low, 0, &overs, &non_finite, &peak);
+                out[f * channel_count + c] = (int32_t)(value << shift);
+            }
         }
     }
     stats->overs += overs;

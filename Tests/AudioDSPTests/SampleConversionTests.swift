@@ -4,6 +4,8 @@ import AudioGraph
 import Testing
 
 @Suite struct SampleConversionTests {
+    var noDither: TPDFDither? = nil
+
     /// Buffers holding the given channels.
     func buffers(_ channels: [[Float]]) -> AudioBufferStorage {
         let storage = AudioBufferStorage(channelCount: channels.count, capacity: channels.first?.count ?? 0)
@@ -46,12 +48,12 @@ import Testing
     }
 
     @Test(arguments: [8, 16, 24, 32])
-    func quantizeRoundsClipsAndCounts(bits: Int) {
+    mutating func quantizeRoundsClipsAndCounts(bits: Int) {
         let step = 1 / Float(1 << (bits - 1))
         let input: [Float] = [0, 0.5, -0.5, 1, -1, 1.5, -1.5, .nan, .infinity, -.infinity, step * 0.4, step * 0.6, -step * 0.6]
         let storage = buffers([input])
         var output = [Int32](repeating: 7, count: input.count)
-        let count = SampleConversion.quantize(storage.list, frames: input.count, bits: bits, into: &output)
+        let count = SampleConversion.quantize(storage.list, frames: input.count, bits: bits, into: &output, dither: &noDither)
         let top = Int32(truncatingIfNeeded: (Int64(1) << (bits - 1)) - 1) << (32 - bits)
         let one = Int32(1) << (32 - bits)
         let half = Int32(1) << 30
@@ -59,24 +61,24 @@ import Testing
         #expect(count == ClipCount(overs: 3, nonFinite: 3, peak: 1.5))
     }
 
-    @Test func quantizeToShortsMatchesTheIntegerForm() {
+    @Test mutating func quantizeToShortsMatchesTheIntegerForm() {
         let input = (0..<1000).map { Float(sin(Double($0) * 0.37)) * 1.2 }
         let stereo = buffers([input, input.map { -$0 }])
         var shorts = [Int16](repeating: 0, count: 2000)
         var integers = [Int32](repeating: 0, count: 2000)
-        let shortCount = SampleConversion.quantize(stereo.list, frames: 1000, bits: 16, into: &shorts)
-        let integerCount = SampleConversion.quantize(stereo.list, frames: 1000, bits: 16, into: &integers)
+        let shortCount = SampleConversion.quantize(stereo.list, frames: 1000, bits: 16, into: &shorts, dither: &noDither)
+        let integerCount = SampleConversion.quantize(stereo.list, frames: 1000, bits: 16, into: &integers, dither: &noDither)
         #expect(shorts.map { Int32($0) << 16 } == integers)
         #expect(shortCount == integerCount)
         #expect(shortCount.overs > 0)
     }
 
-    @Test func sixteenBitRoundTripIsExact() {
+    @Test mutating func sixteenBitRoundTripIsExact() {
         let all = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
         let storage = AudioBufferStorage(channelCount: 1, capacity: all.count)
         SampleConversion.deinterleave(all, frames: all.count, into: storage.list)
         var back = [Int16](repeating: 0, count: all.count)
-        let count = SampleConversion.quantize(storage.list, frames: all.count, bits: 16, into: &back)
+        let count = SampleConversion.quantize(storage.list, frames: all.count, bits: 16, into: &back, dither: &noDither)
         #expect(back == all)
         #expect(count == ClipCount(overs: 0, nonFinite: 0, peak: 1))
     }
@@ -87,5 +89,28 @@ import Testing
         let count = SampleConversion.interleave(storage.list, frames: 4, into: &output)
         #expect(output == [1.5, 0, -0.25, 0])
         #expect(count == ClipCount(overs: 1, nonFinite: 2, peak: 1.5))
+    }
+
+    @Test(arguments: [16, 24])
+    func tpdfDitherIsTriangularAndCentred(bits: Int) {
+        let frames = 100_000
+        let silence = buffers([[Float](repeating: 0, count: frames), [Float](repeating: 0, count: frames)])
+        var dither: TPDFDither? = TPDFDither(seed: 42)
+        var output = [Int32](repeating: 0, count: 2 * frames)
+        _ = SampleConversion.quantize(silence.list, frames: frames, bits: bits, into: &output, dither: &dither)
+        let values = output.map { Int($0 >> (32 - bits)) }
+        #expect(Set(values).isSubset(of: [-1, 0, 1]), "TPDF dither spans ±1 LSB")
+        let mean = Double(values.reduce(0, +)) / Double(values.count)
+        #expect(abs(mean) < 0.01, "zero mean: \(mean)")
+        let nonZero = Double(values.filter { $0 != 0 }.count) / Double(values.count)
+        #expect(abs(nonZero - 0.25) < 0.01, "a triangular ±1 LSB noise rounds to ±1 a quarter of the time: \(nonZero)")
+
+        var again: TPDFDither? = TPDFDither(seed: 42)
+        var second = [Int32](repeating: 0, count: 2 * frames)
+        _ = SampleConversion.quantize(silence.list, frames: frames, bits: bits, into: &second, dither: &again)
+        #expect(second == output, "the same seed gives the same noise")
+        var other: TPDFDither? = TPDFDither(seed: 43)
+        _ = SampleConversion.quantize(silence.list, frames: frames, bits: bits, into: &second, dither: &other)
+        #expect(second != output)
     }
 }

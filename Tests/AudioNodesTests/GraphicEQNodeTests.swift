@@ -6,49 +6,6 @@ import MallocCounter
 import TestSupport
 import Testing
 
-/// A graph of callback source → EQ → generic output over a fixed signal.
-final class EQHarness {
-    let graph = Graph()
-    let eq: GraphicEQNode
-    let output = GenericOutput()
-    private var channels: [[Float]]
-    private var position = 0
-
-    init(eq: GraphicEQNode, channels: [[Float]], sampleRate: Double, maximumFrames: Int = 4096) throws {
-        self.eq = eq
-        self.channels = channels
-        try graph.setMaximumFramesPerSlice(maximumFrames)
-        try graph.addNode(eq)
-        try graph.addNode(output)
-        try eq.setStreamFormat(.canonical(sampleRate: sampleRate, channelCount: channels.count), scope: .input)
-        try graph.setRenderCallback(for: eq) { [unowned self] flags, request, buffers in
-            let frames = min(request.frameCount, self.channels[0].count - position)
-            for channel in 0..<buffers.channelCount {
-                self.channels[channel].withUnsafeBufferPointer { source in
-                    buffers[channel].update(from: source.baseAddress! + position, count: frames)
-                }
-                buffers.zero(from: frames, frames: request.frameCount - frames)
-            }
-            position += frames
-            if frames < request.frameCount { flags.insert(.endOfStream) }
-            return frames
-        }
-        try graph.connect(eq, to: output)
-        try graph.initialize()
-    }
-
-    /// Renders up to `frames` frames (everything by default) in slices of `sliceSize`.
-    func render(sliceSize: Int = 4096, frames limit: Int = .max) throws -> [[Float]] {
-        var result = Array(repeating: [Float](), count: channels.count)
-        while result[0].count < limit, case .rendered(let frames) = try output.renderSlice(frameCount: min(sliceSize, limit - result[0].count)) {
-            for channel in result.indices {
-                result[channel].append(contentsOf: UnsafeBufferPointer(start: output.buffers[channel], count: frames))
-            }
-        }
-        return result
-    }
-}
-
 /// The magnitude in dB of an impulse response at `frequency`, by direct Fourier sum.
 func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -> Double {
     var re = 0.0, im = 0.0
@@ -74,7 +31,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         for mode in GraphicEQDesign.Mode.allCases {
             for (index, preset) in Self.presets.enumerated() {
                 let eq = try GraphicEQNode(presets: Self.presets, initialPreset: index, mode: mode)
-                let response = try EQHarness(eq: eq, channels: [impulse], sampleRate: sampleRate).render()[0]
+                let response = try NodeHarness(node: eq, channels: [impulse], sampleRate: sampleRate).render()[0]
                 for (band, gain) in zip(preset.bands, preset.gains) {
                     let measured = magnitude(of: response, at: band.frequency, sampleRate: sampleRate)
                     let analytic = GraphicEQDesign.cascadeMagnitude(sectionGains: eq.sectionGains[index], bands: preset.bands,
@@ -97,14 +54,14 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         let flat = try #require(EQPresetLibrary.find("Flat", in: Self.presets))
         let input = [Signal.noise(frames: 5000, amplitude: 0.9, seed: 4), Signal.noise(frames: 5000, amplitude: 0.9, seed: 5)]
         let eq = try GraphicEQNode(presets: [flat])
-        #expect(try EQHarness(eq: eq, channels: input, sampleRate: 44100).render() == input)
+        #expect(try NodeHarness(node: eq, channels: input, sampleRate: 44100).render() == input)
     }
 
     @Test func outputDoesNotDependOnSliceSize() throws {
         let input = [Signal.noise(frames: 9001, seed: 6), Signal.noise(frames: 9001, seed: 7)]
         func render(_ size: Int) throws -> [[Float]] {
             let eq = try GraphicEQNode(presets: Self.presets, initialPreset: 14)
-            return try EQHarness(eq: eq, channels: input, sampleRate: 44100).render(sliceSize: size)
+            return try NodeHarness(node: eq, channels: input, sampleRate: 44100).render(sliceSize: size)
         }
         let reference = try render(4096)
         for size in [1, 100, 4095] {
@@ -118,9 +75,9 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         var impulse = [Float](repeating: 0, count: 4000)
         impulse[0] = 1
         let eq = try GraphicEQNode(presets: Self.presets, initialPreset: 1)
-        let stereo = try EQHarness(eq: eq, channels: [impulse, [Float](repeating: 0, count: 4000), impulse], sampleRate: 44100).render()
+        let stereo = try NodeHarness(node: eq, channels: [impulse, [Float](repeating: 0, count: 4000), impulse], sampleRate: 44100).render()
         #expect(stereo[1].allSatisfy { $0 == 0 })
-        let mono = try EQHarness(eq: try GraphicEQNode(presets: Self.presets, initialPreset: 1), channels: [impulse],
+        let mono = try NodeHarness(node: try GraphicEQNode(presets: Self.presets, initialPreset: 1), channels: [impulse],
                                  sampleRate: 44100).render()
         #expect(stereo[0] == mono[0])
         #expect(stereo[2] == mono[0])
@@ -134,7 +91,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         let bass = try #require(Self.presets.firstIndex { $0.name == "Bass Booster" })
         let treble = try #require(Self.presets.firstIndex { $0.name == "Treble Booster" })
         let eq = try GraphicEQNode(presets: Self.presets, initialPreset: bass)
-        let harness = try EQHarness(eq: eq, channels: [tone], sampleRate: sampleRate)
+        let harness = try NodeHarness(node: eq, channels: [tone], sampleRate: sampleRate)
         var output = try harness.render(sliceSize: 512, frames: 22050)[0]
         try eq.setParameter(GraphicEQNode.Parameter.preset, Float(treble))
         try eq.setParameter(GraphicEQNode.Parameter.preamp, -6)
@@ -145,9 +102,9 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         #expect(around <= max(before, inputSteps.max()!) * 1.5 + 0.01, "step \(around) near the switch, \(before) before")
         // After the ramp, the new preset is in place: the treble booster lifts 5 kHz and leaves 60 Hz.
         let settled = Array(output[30000..<44100])
-        let reference = try EQHarness(eq: try GraphicEQNode(presets: Self.presets, initialPreset: treble), channels: [tone],
+        let reference = try NodeHarness(node: try GraphicEQNode(presets: Self.presets, initialPreset: treble), channels: [tone],
                                       sampleRate: sampleRate)
-        try reference.eq.setParameter(GraphicEQNode.Parameter.preamp, -6)
+        try (reference.node as! GraphicEQNode).setParameter(GraphicEQNode.Parameter.preamp, -6)
         let expected = Array(try reference.render()[0][30000..<44100])
         let difference = zip(settled, expected).map { abs($0 - $1) }.max()!
         #expect(difference < 1e-3, "after the ramp the output matches the new preset (differs by \(difference))")
@@ -158,7 +115,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         let eq = try GraphicEQNode(presets: [flat])
         try eq.setParameter(GraphicEQNode.Parameter.preamp, -6)
         let input = [Signal.sine(frequency: 1000, sampleRate: 48000, frames: 4800)]
-        let output = try EQHarness(eq: eq, channels: input, sampleRate: 48000).render()[0]
+        let output = try NodeHarness(node: eq, channels: input, sampleRate: 48000).render()[0]
         let ratio = 20 * log10(Signal.rms(output) / Signal.rms(input[0]))
         #expect(abs(ratio + 6) < 0.001)
     }
@@ -168,7 +125,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
         let eq = try GraphicEQNode(presets: Self.presets, initialPreset: Self.presets.firstIndex { $0.name == "Rock" }!)
         var impulse = [Float](repeating: 0, count: 16384)
         impulse[0] = 1
-        let response = try EQHarness(eq: eq, channels: [impulse], sampleRate: sampleRate).render()[0]
+        let response = try NodeHarness(node: eq, channels: [impulse], sampleRate: sampleRate).render()[0]
         #expect(eq.omittedBands.map(\.frequency) == [16000])
         #expect(response.allSatisfy { $0.isFinite })
         let rock = Self.presets.first { $0.name == "Rock" }!
@@ -188,7 +145,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
     @Test func renderingAllocatesNothingEvenWhileSwitching() throws {
         let input = [Signal.noise(frames: 200_000, seed: 8), Signal.noise(frames: 200_000, seed: 9)]
         let eq = try GraphicEQNode(presets: Self.presets, initialPreset: 3)
-        let harness = try EQHarness(eq: eq, channels: input, sampleRate: 44100, maximumFrames: 512)
+        let harness = try NodeHarness(node: eq, channels: input, sampleRate: 44100, maximumFrames: 512)
         _ = try harness.output.renderSlice(frameCount: 512)
         try eq.setParameter(GraphicEQNode.Parameter.preset, 7)
         let before = malloc_counter_thread_allocations()

@@ -13,13 +13,17 @@ public final class AudioFileWriter {
     public private(set) var clipCount = ClipCount()
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
+    /// The dither added when quantizing, if any; its state advances with every sample.
+    public private(set) var dither: TPDFDither?
     private let integerBits: Int?
     private let scratchFrames: Int
     private let scratch: UnsafeMutableRawPointer
 
-    /// A writer for `file`, taking slices of at most `maximumFrames` frames.
-    public init(file: SoundFileWriter, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice) {
+    /// A writer for `file`, taking slices of at most `maximumFrames` frames; `dither` applies
+    /// to integer encodings only.
+    public init(file: SoundFileWriter, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil) {
         self.file = file
+        self.dither = file.encoding.integerBits == nil ? nil : dither
         integerBits = file.encoding.integerBits
         scratchFrames = max(1, maximumFrames)
         scratch = .allocate(byteCount: scratchFrames * file.channelCount * 4, alignment: 4)
@@ -33,11 +37,11 @@ public final class AudioFileWriter {
         switch integerBits {
         case 16?:
             let shorts = scratch.assumingMemoryBound(to: Int16.self)
-            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: 16, into: shorts)
+            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: 16, into: shorts, dither: &dither)
             try file.write(shorts, frames: frames)
         case let bits?:
             let integers = scratch.assumingMemoryBound(to: Int32.self)
-            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: bits, into: integers)
+            clipCount += SampleConversion.quantize(buffers, frames: frames, bits: bits, into: integers, dither: &dither)
             try file.write(integers, frames: frames)
         case nil:
             let floats = scratch.assumingMemoryBound(to: Float.self)

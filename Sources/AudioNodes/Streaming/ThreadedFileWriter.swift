@@ -23,9 +23,10 @@ public final class ThreadedFileWriter {
         var failure: (any Error)?
     }
 
-    /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames.
-    public init(file: SoundFileWriter, slotFrames: Int = 65536, slotCount: Int = 4) {
-        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames)
+    /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
+    /// applies to integer encodings only.
+    public init(file: SoundFileWriter, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil) {
+        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring

@@ -12,13 +12,15 @@ typedef struct {
 
 /// Interleaves `channel_count` channels of `frames` frames into integers of `bits` bits
 /// (8 to 16), left-justified in 16 bits, rounding to nearest even and clipping at full scale
-/// (2^(bits-1)); NaN and infinities become 0. Adds what it met to `stats`.
+/// (2^(bits-1)); NaN and infinities become 0. Adds what it met to `stats`. With a non-null
+/// `dither` (a random generator's state, advanced in place), TPDF dither of ±1 LSB is added
+/// before rounding, in interleaved order, so the noise does not depend on block sizes.
 void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
-                           int16_t *out, aurender_clip_stats *stats);
+                           int16_t *out, aurender_clip_stats *stats, uint64_t *dither);
 
 /// As `aurender_quantize_s16`, for 8 to 32 bits, left-justified in 32 bits.
 void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
-                           int32_t *out, aurender_clip_stats *stats);
+                           int32_t *out, aurender_clip_stats *stats, uint64_t *dither);
 
 /// Interleaves floats unchanged but for NaN and infinities, which become 0; counts overs.
 void aurender_interleave_float(const float *const *channels, int channel_count, long frames,

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Aurender
+
+/// The options that change the output's rate, channels and quantization.
+struct ConversionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Output sample rate in Hz (libsamplerate).", valueName: "hz"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp("Output channel count: mono becomes copies, stereo to mono is (L+R)/2, 5.1 to stereo follows ITU-R BS.775.",
+                               valueName: "n"))
+    var channels: Int?
+
+    @Option(help: ArgumentHelp("Sample-rate converter: best, medium, fastest, zoh or linear.", valueName: "quality"))
+    var srcQuality: ConverterQualityArgument = ConverterQualityArgument(quality: .best)
+
+    @Option(help: ArgumentHelp("Output channel i takes input channel map[i], 0-based: 1,0 swaps a stereo pair.", valueName: "map"))
+    var channelMap: String?
+
+    @Option(help: ArgumentHelp("Output channels as weighted sums of the inputs, rows by ';': 0.5,0.5 is a mono mix of stereo.",
+                               valueName: "matrix"))
+    var mixMatrix: String?
+
+    @Option(help: ArgumentHelp("TPDF dither when quantizing: auto (when reducing to 16 bits or fewer), tpdf or none.",
+                               valueName: "mode"))
+    var dither: RenderJob.DitherChoice = .automatic
+
+    @Option(help: ArgumentHelp("The dither's seed: the same seed gives byte-identical outputs.", valueName: "n"))
+    var ditherSeed: UInt64 = 1
+
+    func validate() throws {
+        if let rate, !(1...Int(StreamFormat.maximumSampleRate)).contains(rate) {
+            throw ValidationError("--rate must be from 1 to \(Int(StreamFormat.maximumSampleRate)) Hz, not \(rate)")
+        }
+        if let channels, !(1...StreamFormat.maximumChannelCount).contains(channels) {
+            throw ValidationError("--channels must be from 1 to \(StreamFormat.maximumChannelCount), not \(channels)")
+        }
+        if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
+    }
+
+    /// Puts these choices into render options; the input's channel count resolves a channel map.
+    func apply(to options: inout RenderJob.Options, inputChannels: () throws -> Int) throws {
+        options.sampleRate = rate.map(Double.init)
+        options.channelCount = channels
+        options.converterQuality = srcQuality.quality
+        options.dither = dither
+        options.ditherSeed = ditherSeed
+        do {
+            if let mixMatrix {
+                options.channelMatrix = try ChannelMatrix.parse(mixMatrix)
+            } else if let channelMap {
+                let map = try channelMap.split(separator: ",").map { field -> Int in
+                    guard let index = Int(field.filter { $0 != " " }) else { throw ChannelMatrixError.notANumber(String(field)) }
+                    return index
+                }
+                options.channelMatrix = try ChannelMatrix.selecting(map, inputCount: try inputChannels())
+            }
+        } catch let error as ChannelMatrixError {
+            throw RenderError.usage("--\(mixMatrix != nil ? "mix-matrix" : "channel-map"): \(error)")
+        }
+    }
+}
+
+/// A converter quality named on the command line.
+struct ConverterQualityArgument: ExpressibleByArgument {
+    let quality: ConverterQuality
+
+    init(quality: ConverterQuality) { self.quality = quality }
+
+    init?(argument: String) {
+        guard let quality = ConverterQuality(name: argument) else { return nil }
+        self.quality = quality
+    }
+
+    var defaultValueDescription: String { quality.name }
+    static var allValueStrings: [String] { ConverterQuality.allCases.map(\.name) }
+}
+
+extension RenderJob.DitherChoice: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument == "auto" ? "automatic" : argument)
+    }
+}
