@@ -1,0 +1,91 @@
+import Foundation
+import SoundFile
+import TestSupport
+import Testing
+
+@Suite struct ConversionCommandTests {
+    @Test func rateAndChannels() throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender([fixture("music.wav"), folder.file("out.wav"), "--rate", "48000", "--channels", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let (format, values) = try samples(of: folder.file("out.wav"))
+        #expect(format.rate == 48000)
+        #expect(format.channels == 1)
+        #expect(values.count == 144_000, "132300 frames × 48000 / 44100")
+    }
+
+    @Test func dryRunPrintsThePlanAndWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let text = try aurender([fixture("music.wav"), folder.file("out.flac"), "--rate", "48000", "--eq", "rock", "--dry-run"])
+        #expect(text.status == 0)
+        #expect(text.output == """
+            input   \(fixture("music.wav")): WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, float32 non-interleaved
+              --[44100 Hz, 2 ch, float32 non-interleaved]--> converter (libsamplerate best)
+              --[48000 Hz, 2 ch, float32 non-interleaved]--> eq (preset 'Rock', accurate)
+              --[48000 Hz, 2 ch, float32 non-interleaved]--> output
+              --[48000 Hz, 2 ch, float32 non-interleaved]--> output file
+            output  \(folder.file("out.flac")): FLAC (Free Lossless Audio Codec), Signed 16 bit PCM, TPDF dither (seed 1)
+
+            """)
+        let dot = try aurender([fixture("speech.wav"), folder.file("out.wav"), "--channels", "2", "--plan", "dot"])
+        #expect(dot.status == 0)
+        #expect(dot.output.hasPrefix("digraph aurender {"))
+        #expect(dot.output.contains("\"converter\" [label=\"converter\\nchannel matrix 1.0;1.0\"];"))
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test func channelMapsAndMatrices() throws {
+        let folder = try TemporaryFolder()
+        #expect(try aurender([fixture("music.wav"), folder.file("swap.wav"), "--channel-map", "1,0"]).status == 0)
+        let original = try samples(of: fixture("music.wav")).samples
+        let swapped = try samples(of: folder.file("swap.wav")).samples
+        #expect(swapped[0] == original[1] && swapped[1] == original[0] && swapped[2001] == original[2000])
+
+        #expect(try aurender([fixture("music.wav"), folder.file("left.wav"), "--mix-matrix", "1,0", "--dither", "none"]).status == 0)
+        let left = try samples(of: folder.file("left.wav"))
+        #expect(left.format.channels == 1)
+        #expect(left.samples == stride(from: 0, to: original.count, by: 2).map { original[$0] })
+
+        let wrong = try aurender([fixture("music.wav"), folder.file("bad.wav"), "--mix-matrix", "1,0,0"])
+        #expect(wrong.status == 64)
+        #expect(wrong.standardError.contains("the channel matrix maps 3 channels to 1"))
+        let notNumber = try aurender([fixture("music.wav"), folder.file("bad.wav"), "--channel-map", "left"])
+        #expect(notNumber.status == 64)
+        #expect(notNumber.standardError == "aurender: --channel-map: 'left' is not a number\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bad.wav")))
+    }
+
+    @Test func ditherIsSeededAndOnlyWhenReducing() throws {
+        let folder = try TemporaryFolder()
+        #expect(try aurender([fixture("music.wav"), folder.file("deep.wav"), "--bits", "24"]).status == 0)
+        for (name, extra) in [("a", [String]()), ("b", []), ("seed2", ["--dither-seed", "2"]), ("none", ["--dither", "none"])] {
+            let result = try aurender([folder.file("deep.wav"), folder.file("\(name).wav"), "--bits", "16", "--verbose"] + extra)
+            #expect(result.status == 0)
+            #expect(result.standardError.contains(name == "none" ? "Signed 16 bit PCM\n" : "TPDF dither (seed \(name == "seed2" ? 2 : 1))"))
+        }
+        #expect(bytes(folder.file("a.wav")) == bytes(folder.file("b.wav")), "the same seed gives the same bytes")
+        #expect(bytes(folder.file("a.wav")) != bytes(folder.file("seed2.wav")))
+        #expect(try samples(of: folder.file("none.wav")).samples == samples(of: fixture("music.wav")).samples,
+                "24-bit copies of 16-bit audio come back exactly without dither")
+        let difference = try zip(samples(of: folder.file("a.wav")).samples, samples(of: folder.file("none.wav")).samples)
+            .map { abs($0 - $1) * 32768 }.max() ?? 0
+        #expect(difference == 1, "dither moves samples by at most one step")
+    }
+
+    @Test func badConversionOptions() throws {
+        let folder = try TemporaryFolder()
+        for (arguments, text) in [
+            (["--rate", "0"], "--rate must be from 1"),
+            (["--channels", "2000"], "--channels must be from 1 to 1024"),
+            (["--src-quality", "superb"], "--src-quality"),
+            (["--dither", "noise"], "--dither"),
+            (["--channel-map", "0", "--mix-matrix", "1"], "not both"),
+            (["--rate", "8"], "at most 256 times apart"),
+        ] {
+            let result = try aurender([fixture("speech.wav"), folder.file("out.wav")] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(text), "\(result.standardError)")
+        }
+        #expect(folder.contents().isEmpty)
+    }
+}
