@@ -79,6 +79,17 @@ import Testing
         #expect(abs(streamed.count - whole.count) <= 2)
     }
 
+    /// Blocks converted on two threads join into what one converter state makes.
+    @Test(arguments: [(44100.0, 48000.0), (48000.0, 44100.0), (96000.0, 8000.0)])
+    func blocksJoinIntoTheSingleStateResult(inRate: Double, outRate: Double) throws {
+        let input = Signal.noise(frames: 400_003, amplitude: 0.5, seed: 11)
+        let streamed = try convert([input], from: inRate, to: outRate, sliceSize: 4096)[0]
+        let whole = try SampleRateConverter.convertWhole(input, channelCount: 1, ratio: outRate / inRate, quality: .best)
+        let compared = min(streamed.count, whole.count) - 200
+        let worst = zip(streamed.prefix(compared), whole.prefix(compared)).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst <= 1e-6, "\(inRate) → \(outRate): the joined blocks differ from one state by \(worst)")
+    }
+
     @Test func channelsAreMappedWithOrWithoutResampling() throws {
         let left = [Float](repeating: 0.5, count: 8000), right = [Float](repeating: -0.25, count: 8000)
         let mono = try convert([left, right], from: 8000, to: 8000, channels: 1)

@@ -23,15 +23,11 @@ public final class FormatConverterNode: AudioNode {
     public private(set) var matrix: ChannelMatrix?
     private var ratio = 1.0
     private var mixBeforeResampling = true
-    private var converters: [SampleRateConverter] = []
+    private var resampler: BlockResampler?
     private var pulled: AudioBufferStorage?
-    private var pending: AudioBufferStorage?
+    private var mixed: AudioBufferStorage?
     private var resampled: AudioBufferStorage?
-    private var pendingStart = 0
-    private var pendingFrames = 0
-    private var inputEnded = false
     private var inputFrames: Int64 = 0
-    private var outputFrames: Int64 = 0
 
     /// A converter producing `output` (its rate and channel count; the graph's canonical form).
     public init(name: String = "converter", output: StreamFormat, quality: ConverterQuality = .best,
@@ -59,10 +55,15 @@ public final class FormatConverterNode: AudioNode {
             throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output,
                                      reason: "the channel matrix maps \(requestedMatrix.inputCount) channels to \(requestedMatrix.outputCount), but the input has \(input.channelCount)")
         }
+        guard input.sampleRate != output.sampleRate else { return }
         let ratio = output.sampleRate / input.sampleRate
         guard ratio >= 1.0 / 256, ratio <= 256 else {
             throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output,
                                      reason: "libsamplerate converts between rates at most 256 times apart; the input is \(input.sampleRate) Hz")
+        }
+        guard input.sampleRate == input.sampleRate.rounded(), output.sampleRate == output.sampleRate.rounded() else {
+            throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output,
+                                     reason: "rates must be whole numbers of Hz to be converted; the input is \(input.sampleRate) Hz")
         }
     }
 
@@ -72,110 +73,64 @@ public final class FormatConverterNode: AudioNode {
         matrix = chosen.isIdentity ? nil : chosen
         ratio = output.sampleRate / input.sampleRate
         mixBeforeResampling = output.channelCount <= input.channelCount
-        let resampledChannels = mixBeforeResampling ? output.channelCount : input.channelCount
         let block = maximumFramesPerSlice
         pulled = AudioBufferStorage(channelCount: input.channelCount, capacity: block)
-        converters = []
-        pending = nil
+        mixed = nil
         resampled = nil
-        if resamples {
-            converters = try (0..<resampledChannels).map { _ in try SampleRateConverter(ratio: ratio, quality: quality) }
-            pending = AudioBufferStorage(channelCount: resampledChannels, capacity: 2 * block)
-            if !mixBeforeResampling { resampled = AudioBufferStorage(channelCount: resampledChannels, capacity: block) }
-        }
-        pendingStart = 0
-        pendingFrames = 0
-        inputEnded = false
+        resampler = nil
         inputFrames = 0
-        outputFrames = 0
+        guard resamples else { return }
+        let resampledChannels = mixBeforeResampling ? output.channelCount : input.channelCount
+        if mixBeforeResampling, matrix != nil { mixed = AudioBufferStorage(channelCount: resampledChannels, capacity: block) }
+        if !mixBeforeResampling { resampled = AudioBufferStorage(channelCount: resampledChannels, capacity: block) }
+        resampler = try BlockResampler(channelCount: resampledChannels, inputRate: Int(input.sampleRate),
+                                       outputRate: Int(output.sampleRate), quality: quality, pullFrames: block)
     }
 
     public override func deallocateRenderResources() {
-        converters = []
+        resampler = nil
         pulled = nil
-        pending = nil
+        mixed = nil
         resampled = nil
     }
 
     public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
         guard let pulled else { return 0 }
-        guard resamples, let pending else {
+        guard let resampler else {
             guard let matrix else { return try pullInput(bus: 0, &flags, request, into: output) }
             let frames = try pullInput(bus: 0, &flags, request, into: pulled.list)
             matrix.apply(pulled.list, into: output, frames: request.frameCount)
             return frames
         }
-        let target = mixBeforeResampling ? output : resampled!.list
-        var filled = 0
-        while filled < request.frameCount {
-            var room = request.frameCount - filled
-            if inputEnded {
-                let total = Int64((Double(inputFrames) * ratio).rounded())
-                room = min(room, Int(total - outputFrames))
-                if room == 0 { break }
-            } else if pendingFrames == 0 {
-                try refill(pending: pending, pulled: pulled, request: request)
-                continue
-            }
-            var progress = SampleRateConverter.Progress(framesUsed: 0, framesGenerated: 0)
-            for channel in 0..<converters.count {
-                progress = try converters[channel].process(input: pending.list[channel] + pendingStart, inputFrames: pendingFrames,
-                                                 output: target[channel] + filled, outputCapacity: room, endOfInput: inputEnded)
-            }
-            pendingStart += progress.framesUsed
-            pendingFrames -= progress.framesUsed
-            filled += progress.framesGenerated
-            outputFrames += Int64(progress.framesGenerated)
-            if progress.framesGenerated == 0, progress.framesUsed == 0 {
-                if inputEnded {
-                    // libsamplerate has flushed everything but fell short of the exact length: pad.
-                    target.zero(from: filled, frames: room)
-                    filled += room
-                    outputFrames += Int64(room)
-                } else {
-                    try refill(pending: pending, pulled: pulled, request: request)
-                }
-            }
+        let target = resampled?.list ?? output
+        let frames = try resampler.read(into: target, offset: 0, frames: request.frameCount) { destination, count in
+            try pullInterleaved(into: destination, frames: count, pulled: pulled)
         }
-        if !mixBeforeResampling, let matrix = matrix {
-            matrix.apply(target, into: output, frames: filled)
-        } else if !mixBeforeResampling {
-            output.copy(from: target, frames: filled)
+        if let resampled {
+            if let matrix { matrix.apply(resampled.list, into: output, frames: frames) } else { output.copy(from: resampled.list, frames: frames) }
         }
-        output.endStream(filled: filled, requested: request.frameCount, flags: &flags)
-        return filled
+        output.endStream(filled: frames, requested: request.frameCount, flags: &flags)
+        return frames
     }
 
-    /// Moves the unconverted input to the front, then pulls one more block from upstream
-    /// (mixed first, when mixing reduces the channels).
-    private func refill(pending: AudioBufferStorage, pulled: AudioBufferStorage, request: RenderRequest) throws {
-        if pendingStart > 0 {
-            for channel in 0..<pending.list.channelCount {
-                pending.list[channel].update(from: pending.list[channel] + pendingStart, count: pendingFrames)
-            }
-            pendingStart = 0
-        }
+    /// Pulls `frames` input frames from upstream and interleaves them into `destination`,
+    /// mixed first when mixing leaves fewer channels to resample.
+    private func pullInterleaved(into destination: UnsafeMutablePointer<Float>, frames: Int,
+                                 pulled: AudioBufferStorage) throws -> Int {
         var flags: RenderActionFlags = []
-        let block = pulled.list.capacity
-        let upstream = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: inputFrames), bus: 0, frameCount: block)
-        let frames = try pullInput(bus: 0, &flags, upstream, into: pulled.list)
-        if mixBeforeResampling, let matrix {
-            withOffset(pending.list, pendingFrames) { matrix.apply(pulled.list, into: $0, frames: frames) }
-        } else {
-            for channel in 0..<pulled.list.channelCount {
-                (pending.list[channel] + pendingFrames).update(from: pulled.list[channel], count: frames)
-            }
+        let upstream = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: inputFrames), bus: 0, frameCount: frames)
+        let got = try pullInput(bus: 0, &flags, upstream, into: pulled.list)
+        inputFrames += Int64(got)
+        var source = pulled.list
+        if let mixed, let matrix {
+            matrix.apply(pulled.list, into: mixed.list, frames: got)
+            source = mixed.list
         }
-        pendingFrames += frames
-        inputFrames += Int64(frames)
-        if frames < block || flags.contains(.endOfStream) { inputEnded = true }
-    }
-
-    /// Calls `body` with a view of `list` starting `offset` frames in.
-    private func withOffset(_ list: AudioBufferList, _ offset: Int, _ body: (AudioBufferList) -> Void) {
-        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>.self, capacity: list.channelCount) { pointers in
-            for channel in 0..<list.channelCount { pointers[channel] = list[channel] + offset }
-            body(AudioBufferList(channels: pointers, capacity: list.capacity - offset))
+        let channels = source.channelCount
+        for channel in 0..<channels {
+            let samples = source[channel]
+            for frame in 0..<got { destination[frame * channels + channel] = samples[frame] }
         }
+        return got
     }
 }

@@ -1,0 +1,207 @@
+import AudioGraph
+import Dispatch
+import Resampling
+
+/// Changes the sample rate of a stream in fixed blocks of input, two blocks at a time on two
+/// threads, each block through its own libsamplerate state.
+///
+/// libsamplerate's cost is per frame, not per channel (a stereo state costs what a mono one
+/// does), so converting channels in parallel gains nothing; converting stretches of time does.
+/// Each block's converter starts `preroll` frames early and reads `preroll` frames past the
+/// block's end, more than the filter reaches, and blocks start where input and output frames
+/// align exactly (the block start × ratio is whole), so the blocks join into what one
+/// converter makes, to within rounding. Block boundaries depend only on input time, so the
+/// output does not depend on slice sizes. Everything is allocated at init.
+final class BlockResampler {
+    let channelCount: Int
+    /// Output rate over input rate.
+    let ratio: Double
+    /// Input frames per block, a multiple of the alignment unit.
+    let blockFrames: Int
+    /// Input frames fed before and after each block.
+    let preroll: Int
+    /// Input frames asked of the source at a time.
+    let pullFrames: Int
+
+    /// Interleaved input; frame 0 is input frame `bufferStart` of the stream.
+    private let input: UnsafeMutablePointer<Float>
+    private let inputCapacity: Int
+    private var bufferStart = 0
+    private var bufferFrames = 0
+    private var inputEnded = false
+    private var pairStart = 0
+    private var servingLane = 2
+    private var servePosition = 0
+    private var finished = false
+
+    private let lanes: [Lane]
+    private var worker: BackgroundThread?
+    private let go = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// One converter and the output of the block it last converted.
+    final class Lane {
+        let converter: SampleRateConverter
+        let channelCount: Int
+        let output: UnsafeMutablePointer<Float>
+        var job = Job()
+        var failure: SampleRateConverterError?
+        var shouldStop = false
+
+        init(ratio: Double, channelCount: Int, quality: ConverterQuality, capacity: Int) throws(SampleRateConverterError) {
+            converter = try SampleRateConverter(ratio: ratio, channelCount: channelCount, quality: quality)
+            self.channelCount = channelCount
+            output = .allocate(capacity: capacity * channelCount)
+        }
+
+        deinit { output.deallocate() }
+
+        /// Converts the job's input from the start: the preroll's output is dropped, then
+        /// exactly `keep` frames are kept (zeros pad a flush that falls short).
+        func run(_ input: UnsafePointer<Float>) {
+            converter.reset()
+            let total = job.discard + job.keep
+            var used = 0, produced = 0
+            do {
+                while produced < total {
+                    let step = try converter.process(input: input + (job.inputOffset + used) * channelCount,
+                                                     inputFrames: job.inputFrames - used,
+                                                     output: output + produced * channelCount,
+                                                     outputCapacity: total - produced, endOfInput: job.endOfInput)
+                    used += step.framesUsed
+                    produced += step.framesGenerated
+                    if step.framesUsed == 0, step.framesGenerated == 0 {
+                        (output + produced * channelCount).update(repeating: 0, count: (total - produced) * channelCount)
+                        produced = total
+                    }
+                }
+                failure = nil
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    /// What a lane converts: where its input lies in the shared buffer and what output to keep.
+    struct Job {
+        var inputOffset = 0
+        var inputFrames = 0
+        var discard = 0
+        var keep = 0
+        var endOfInput = false
+    }
+
+    /// A resampler between two whole-number rates, taking input `pullFrames` frames at a time.
+    init(channelCount: Int, inputRate: Int, outputRate: Int, quality: ConverterQuality,
+         pullFrames: Int) throws(SampleRateConverterError) {
+        self.channelCount = channelCount
+        self.pullFrames = pullFrames
+        let ratio = Double(outputRate) / Double(inputRate)
+        self.ratio = ratio
+        let unit = Self.alignmentUnit(inputRate: inputRate, outputRate: outputRate)
+        blockFrames = unit * max(1, Int((65536.0 / Double(unit)).rounded(.up)))
+        preroll = unit * Int((256 / min(ratio, 1) / Double(unit)).rounded(.up))
+        inputCapacity = 2 * preroll + 2 * blockFrames + pullFrames
+        input = .allocate(capacity: inputCapacity * channelCount)
+        let laneCapacity = Int((Double(preroll + blockFrames) * ratio).rounded(.up)) + 16
+        lanes = try [0, 1].map { _ throws(SampleRateConverterError) in
+            try Lane(ratio: ratio, channelCount: channelCount, quality: quality, capacity: laneCapacity)
+        }
+        let (second, go, done, input) = (lanes[1], go, done, input)
+        worker = BackgroundThread {
+            while true {
+                go.wait()
+                if second.shouldStop { return }
+                second.run(input)
+                done.signal()
+            }
+        }
+    }
+
+    deinit {
+        lanes[1].shouldStop = true
+        go.signal()
+        worker?.join()
+        input.deallocate()
+    }
+
+    /// The fewest input frames that make a whole number of output frames.
+    static func alignmentUnit(inputRate: Int, outputRate: Int) -> Int {
+        var (a, b) = (inputRate, outputRate)
+        while b != 0 { (a, b) = (b, a % b) }
+        return inputRate / a
+    }
+
+    /// Writes up to `frames` converted frames into `target` from `offset`, deinterleaved;
+    /// returns fewer only at the end of the stream. `pull` fills interleaved input, returning
+    /// fewer frames than asked at the end.
+    func read(into target: AudioBufferList, offset: Int, frames: Int,
+              pull: (UnsafeMutablePointer<Float>, Int) throws -> Int) throws -> Int {
+        var filled = 0
+        while filled < frames {
+            if servingLane == 2 {
+                if finished { break }
+                try convertNextPair(pull: pull)
+                continue
+            }
+            let lane = lanes[servingLane]
+            let count = min(frames - filled, lane.job.keep - servePosition)
+            let source = lane.output + (lane.job.discard + servePosition) * channelCount
+            for channel in 0..<channelCount {
+                let destination = target[channel] + offset + filled
+                for frame in 0..<count { destination[frame] = source[frame * channelCount + channel] }
+            }
+            filled += count
+            servePosition += count
+            if servePosition == lane.job.keep {
+                servingLane += 1
+                servePosition = 0
+            }
+        }
+        return filled
+    }
+
+    /// Reads input for the next two blocks and converts them, the second on the worker.
+    private func convertNextPair(pull: (UnsafeMutablePointer<Float>, Int) throws -> Int) throws {
+        let keepFrom = max(0, pairStart - preroll)
+        let drop = keepFrom - bufferStart
+        if drop > 0 {
+            input.update(from: input + drop * channelCount, count: (bufferFrames - drop) * channelCount)
+            bufferFrames -= drop
+            bufferStart = keepFrom
+        }
+        while !inputEnded, bufferStart + bufferFrames < pairStart + 2 * blockFrames + preroll {
+            let got = try pull(input + bufferFrames * channelCount, pullFrames)
+            bufferFrames += got
+            if got < pullFrames { inputEnded = true }
+        }
+        let available = bufferStart + bufferFrames
+        for index in 0..<lanes.count {
+            let lane = lanes[index]
+            let start = pairStart + index * blockFrames
+            let end = min(start + blockFrames, available)
+            guard start < end else {
+                lane.job = Job()
+                continue
+            }
+            let before = min(preroll, start - bufferStart)
+            let after = min(preroll, available - end)
+            let startOut = Int((Double(start) * ratio).rounded())
+            let endOut = Int((Double(end) * ratio).rounded())
+            lane.job = Job(inputOffset: start - before - bufferStart, inputFrames: before + (end - start) + after,
+                           discard: Int((Double(before) * ratio).rounded()), keep: endOut - startOut,
+                           endOfInput: inputEnded && end + after == available)
+        }
+        let parallel = lanes[1].job.keep > 0
+        if parallel { go.signal() }
+        if lanes[0].job.keep > 0 { lanes[0].run(input) }
+        if parallel { done.wait() }
+        for index in 0..<lanes.count { if let failure = lanes[index].failure { throw failure } }
+        pairStart += 2 * blockFrames
+        servingLane = 0
+        servePosition = 0
+        if lanes[0].job.keep == 0 { servingLane = lanes[1].job.keep == 0 ? 2 : 1 }
+        if inputEnded, pairStart >= available { finished = true }
+        if lanes[0].job.keep == 0, lanes[1].job.keep == 0 { finished = true }
+    }
+}
