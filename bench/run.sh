@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|eq|memory|all]   (default: all). Figures print as tables;
+# Usage: bench/run.sh [passthrough|eq|resample|memory|all]   (default: all). Figures print as tables;
 # compare the ratios, not the absolute times: these machines are noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +56,18 @@ eq() {
     cat "$work/eq.md"
 }
 
+resample() {
+    local input
+    input=$(make_input 3)
+    echo "## 44.1 -> 48 kHz, 3-minute stereo 16-bit WAV, libsamplerate best (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/resample.md" \
+        -n "sndfile-resample -c 0" "sndfile-resample -to 48000 -c 0 $input $work/sr.wav" \
+        -n "aurender --rate 48000" "$aurender $input $work/au48.wav --rate 48000" \
+        -n "sox rate -v" "sox $input $work/sx48.wav rate -v 48000" \
+        -n "ffmpeg aresample" "ffmpeg -y -v error -i $input -af aresample=48000 $work/ff48.wav" >/dev/null
+    cat "$work/resample.md"
+}
+
 memory() {
     echo "## Peak memory (maximum resident set size)"
     echo "| input | aurender pass-through | aurender --eq 'Bass Booster' |"
@@ -73,7 +85,8 @@ memory() {
 case $which in
     passthrough) passthrough ;;
     eq) eq ;;
+    resample) resample ;;
     memory) memory ;;
-    all) passthrough; echo; eq; echo; memory ;;
-    *) echo "usage: bench/run.sh [passthrough|eq|memory|all]" >&2; exit 64 ;;
+    all) passthrough; echo; eq; echo; resample; echo; memory ;;
+    *) echo "usage: bench/run.sh [passthrough|eq|resample|memory|all]" >&2; exit 64 ;;
 esac

@@ -1,5 +1,10 @@
 import AudioGraph
 import CSndfile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A sound file being written through libsndfile.
 ///
@@ -12,6 +17,7 @@ public final class SoundFileWriter {
     public let encoding: SoundFileEncoding
     public let channelCount: Int
     private var handle: LibSndfile.Handle?
+    private let fileDescriptor: Int32
 
     /// Whether libsndfile can write `encoding` in `type` at all.
     public static func canWrite(type: SoundFileType, encoding: SoundFileEncoding, sampleRate: Int, channelCount: Int) -> Bool {
@@ -22,13 +28,15 @@ public final class SoundFileWriter {
         return LibSndfile.formatCheck(info)
     }
 
-    /// Starts a file on an open descriptor, which the writer then owns and closes.
+    /// Starts a file on an open descriptor, which the writer then owns and closes (after
+    /// libsndfile is done with it, so an Ogg file's serial numbers can be fixed first).
     public init(fileDescriptor: Int32, path: String, type: SoundFileType, encoding: SoundFileEncoding,
                 sampleRate: Int, channelCount: Int) throws(SoundFileError) {
         self.path = path
         self.type = type
         self.encoding = encoding
         self.channelCount = channelCount
+        self.fileDescriptor = fileDescriptor
         guard Self.canWrite(type: type, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount) else {
             throw SoundFileError(path: path, kind: .unsupportedFormat,
                                  reason: "cannot write \(encoding.name) in \(type.name) at \(sampleRate) Hz with \(channelCount) channels")
@@ -37,7 +45,8 @@ public final class SoundFileWriter {
         info.format = type.rawValue | encoding.rawValue
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channelCount)
-        guard let opened = LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: true) else {
+        guard let opened = LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: false) else {
+            close(fileDescriptor)
             // A system error (a full disk) is a failed write; anything else is a format libsndfile
             // refuses only when it starts the file (Opus at 44.1 kHz, WAV to a pipe).
             let kind: SoundFileError.Kind = LibSndfile.errorCode(nil) == Int32(SF_ERR_SYSTEM) ? .writeFailed : .unsupportedFormat
@@ -48,7 +57,10 @@ public final class SoundFileWriter {
     }
 
     deinit {
-        if let handle { _ = LibSndfile.close(handle) }
+        if let handle {
+            _ = LibSndfile.close(handle)
+            close(fileDescriptor)
+        }
     }
 
     /// Writes interleaved Float32 frames (for float and lossy encodings).
@@ -73,10 +85,15 @@ public final class SoundFileWriter {
     public func finish() throws(SoundFileError) {
         guard let handle else { return }
         self.handle = nil
+        defer { close(fileDescriptor) }
         let status = LibSndfile.close(handle)
         if status != 0 {
             throw SoundFileError(path: path, kind: .writeFailed,
                                  reason: "closing failed: \(SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))")
+        }
+        var file = stat()
+        if type == .ogg, fstat(fileDescriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG {
+            try OggSerialNumbers.normalize(fileDescriptor: fileDescriptor, path: path)
         }
     }
 
