@@ -18,6 +18,7 @@ public final class OutputFile {
     public let fileDescriptor: Int32
     private let temporaryPath: String?
     private var settled = false
+    private var cleanupSlot: Int?
 
     /// Creates the temporary file for `path`, or takes standard output for `-`.
     public init(path: String) throws(RenderError) {
@@ -49,6 +50,7 @@ public final class OutputFile {
         fchmod(descriptor, 0o666 & ~mask)
         fileDescriptor = descriptor
         temporaryPath = String(cString: template)
+        cleanupSlot = InterruptCleanup.register(String(cString: template))
     }
 
     deinit { discard() }
@@ -57,6 +59,7 @@ public final class OutputFile {
     public func commit() throws(RenderError) {
         guard !settled else { return }
         settled = true
+        defer { InterruptCleanup.unregister(cleanupSlot) }
         guard let temporaryPath else { return }
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
@@ -70,5 +73,6 @@ public final class OutputFile {
         guard !settled else { return }
         settled = true
         if let temporaryPath { unlink(temporaryPath) }
+        InterruptCleanup.unregister(cleanupSlot)
     }
 }

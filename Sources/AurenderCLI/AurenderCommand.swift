@@ -1,8 +1,15 @@
 import ArgumentParser
+import Aurender
 
 /// The `aurender` command: renders audio files through an audio graph, offline.
 @main
 struct AurenderCommand: ParsableCommand {
+    /// Installs the interrupt cleanup, then parses and runs the command.
+    static func main() {
+        InterruptCleanup.install()
+        main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "aurender",
         abstract: "Render audio files through an offline audio graph, as fast as the disk allows.",
@@ -18,6 +25,7 @@ struct AurenderCommand: ParsableCommand {
               70  internal error (a bug: please report it)
               73  the output cannot be created (missing folder, no permission)
               74  reading or writing failed midway (disk full, I/O error)
+              130, 143  interrupted by SIGINT or SIGTERM (the temporary output is removed)
             """,
         version: AurenderVersion.string,
         subcommands: [RenderCommand.self, InfoCommand.self, PresetsCommand.self],

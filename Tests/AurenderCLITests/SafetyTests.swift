@@ -122,3 +122,38 @@ import Testing
         #expect(folder.contents().isEmpty)
     }
 }
+
+@Suite struct InterruptTests {
+    /// A render waiting on a standard input that never ends, interrupted by `signal`.
+    func interruptedRender(sendSignal: (Process) -> Void) throws -> (status: Int32, left: [String]) {
+        let folder = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: aurenderPath)
+        process.arguments = ["-", folder.file("out.wav"), "--input-type", "raw", "--input-rate", "44100",
+                             "--input-channels", "2", "--input-bits", "16"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(count: 4000))
+        var waited = 0
+        while folder.contents().isEmpty, waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(folder.contents().count == 1 && folder.contents()[0].hasPrefix(".out.wav.aurender-"), "the render has started")
+        sendSignal(process)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        return (process.terminationStatus, folder.contents())
+    }
+
+    @Test func interruptRemovesTheTemporaryFile() throws {
+        let interrupted = try interruptedRender { $0.interrupt() }
+        #expect(interrupted.status == 130)
+        #expect(interrupted.left.isEmpty)
+        let terminated = try interruptedRender { $0.terminate() }
+        #expect(terminated.status == 143)
+        #expect(terminated.left.isEmpty)
+    }
+}
