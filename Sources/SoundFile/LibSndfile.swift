@@ -54,11 +54,6 @@ enum LibSndfile {
         _ = sf_command(handle, Int32(command), nil, Int32(value ? SF_TRUE : SF_FALSE))
     }
 
-    static func setDouble(_ handle: Handle, _ command: Int, _ value: Double) -> Bool {
-        var value = value
-        return sf_command(handle, Int32(command), &value, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE)
-    }
-
     /// libsndfile's own name for a major format or an encoding.
     static func formatName(_ format: Int32) -> String? {
         var info = SF_FORMAT_INFO(format: format, name: nil, extension: nil)
@@ -66,21 +61,5 @@ enum LibSndfile {
             return nil
         }
         return String(cString: name)
-    }
-
-    /// The major formats the installed library knows, with their names and usual extensions.
-    static func majorFormats() -> [(format: Int32, name: String, fileExtension: String)] {
-        var count: Int32 = 0
-        _ = sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR_COUNT), &count, Int32(MemoryLayout<Int32>.size))
-        return (0..<count).compactMap { index in
-            var info = SF_FORMAT_INFO(format: index, name: nil, extension: nil)
-            guard sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
-                  let name = info.name, let ext = info.extension else { return nil }
-            return (info.format, String(cString: name), String(cString: ext))
-        }
-    }
-
-    static func version() -> String {
-        String(cString: sf_version_string())
     }
 }
