@@ -35,13 +35,19 @@ public struct ClipCount: Equatable, Sendable {
 public struct TPDFDither: Equatable, Sendable {
     /// The seed it started from, as shown by `--verbose`.
     public let seed: UInt64
-    /// The random generator's state (xorshift64*), advanced by every sample.
-    var state: UInt64
+    /// The random generators' state, advanced by every sample.
+    var state: aurender_dither_state
 
     /// Dither starting from `seed`.
     public init(seed: UInt64) {
         self.seed = seed
-        state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
+        state = aurender_dither_seeded(seed)
+    }
+
+    public static func == (lhs: TPDFDither, rhs: TPDFDither) -> Bool {
+        lhs.seed == rhs.seed && lhs.state.next == rhs.state.next
+            && lhs.state.lanes.0 == rhs.state.lanes.0 && lhs.state.lanes.1 == rhs.state.lanes.1
+            && lhs.state.lanes.2 == rhs.state.lanes.2 && lhs.state.lanes.3 == rhs.state.lanes.3
     }
 }
 
@@ -97,7 +103,7 @@ public enum SampleConversion {
         return ClipCount(stats)
     }
 
-    private static func withDitherState(_ dither: inout TPDFDither?, _ body: (UnsafeMutablePointer<UInt64>?) -> Void) {
+    private static func withDitherState(_ dither: inout TPDFDither?, _ body: (UnsafeMutablePointer<aurender_dither_state>?) -> Void) {
         guard dither != nil else { return body(nil) }
         body(&dither!.state)
     }

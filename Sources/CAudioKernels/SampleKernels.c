@@ -11,19 +11,54 @@ static inline int32_t magnitude_bits(float x) {
     return bits & 0x7FFFFFFF;
 }
 
-/// Triangular noise in (-1, 1): the difference of two uniform values, from xorshift64*.
-static inline double tpdf_noise(uint64_t *state) {
-    double pair[2];
-    for (int i = 0; i < 2; i++) {
-        uint64_t x = *state;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        *state = x;
-        pair[i] = (double)((x * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
-    }
-    return pair[0] - pair[1];
+static inline uint32_t xorshift32(uint32_t x) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
 }
+
+/// Triangular noise in (-1, 1) from 32 random bits: the difference of their two halves.
+static inline float triangular(uint32_t x) {
+    return ((float)(x & 0xFFFFu) - (float)(x >> 16)) * (1.0f / 65536.0f);
+}
+
+aurender_dither_state aurender_dither_seeded(uint64_t seed) {
+    aurender_dither_state state = {{0, 0, 0, 0}, 0};
+    uint64_t mix = seed;
+    for (int lane = 0; lane < 4; lane++) {
+        mix = mix * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t value = (uint32_t)(mix >> 32);
+        state.lanes[lane] = value ? value : 0x9E3779B9u;
+    }
+    return state;
+}
+
+/// The noise for the next `count` samples, in order.
+static void fill_noise(aurender_dither_state *state, float *noise, long count) {
+    long i = 0;
+    for (; i < count && state->next != 0; i++) {
+        uint32_t lane = state->next;
+        state->lanes[lane] = xorshift32(state->lanes[lane]);
+        noise[i] = triangular(state->lanes[lane]);
+        state->next = (lane + 1) & 3;
+    }
+    uint32_t x0 = state->lanes[0], x1 = state->lanes[1], x2 = state->lanes[2], x3 = state->lanes[3];
+    for (; i + 4 <= count; i += 4) {
+        x0 = xorshift32(x0); x1 = xorshift32(x1); x2 = xorshift32(x2); x3 = xorshift32(x3);
+        noise[i] = triangular(x0); noise[i + 1] = triangular(x1);
+        noise[i + 2] = triangular(x2); noise[i + 3] = triangular(x3);
+    }
+    state->lanes[0] = x0; state->lanes[1] = x1; state->lanes[2] = x2; state->lanes[3] = x3;
+    for (; i < count; i++) {
+        uint32_t lane = state->next;
+        state->lanes[lane] = xorshift32(state->lanes[lane]);
+        noise[i] = triangular(state->lanes[lane]);
+        state->next = (lane + 1) & 3;
+    }
+}
+
+enum { NOISE_BLOCK = 2048 };
 
 /// Quantizes one sample to an integer in [low, high] with Float arithmetic (exact to 2^22),
 /// after adding `noise` (in LSBs).
@@ -59,40 +94,67 @@ static inline int32_t quantize_double(float x, double scale, double high, double
     return (int32_t)((c + magic) - magic);
 }
 
-void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
-                           int16_t *out, aurender_clip_stats *stats, uint64_t *dither) {
+/// Quantizes `frames` frames from `first`, adding `noise` (one value per interleaved sample)
+/// when it is not NULL; inlined with NULL, the loop is the undithered one.
+static inline void quantize_block_s16(const float *const *channels, int channel_count, long first, long frames,
+                                      int bits, int16_t *out, const float *noise,
+                                      long *overs, long *non_finite, int32_t *peak) {
     const float scale = (float)(1 << (bits - 1)), high = scale - 1, low = -scale;
     const int shift = 16 - bits;
+    if (channel_count == 2) {
+        // Each lane keeps its own counts: one update per reduction per iteration vectorizes.
+        const float *left = channels[0] + first, *right = channels[1] + first;
+        int16_t *destination = out + 2 * first;
+        long right_overs = 0, right_non_finite = 0;
+        int32_t right_peak = *peak;
+        for (long f = 0; f < frames; f++) {
+            destination[2 * f] = (int16_t)(quantize_float(left[f], scale, high, low, noise ? noise[2 * f] : 0,
+                                                          overs, non_finite, peak) << shift);
+            destination[2 * f + 1] = (int16_t)(quantize_float(right[f], scale, high, low, noise ? noise[2 * f + 1] : 0,
+                                                              &right_overs, &right_non_finite, &right_peak) << shift);
+        }
+        *overs += right_overs;
+        *non_finite += right_non_finite;
+        *peak = right_peak > *peak ? right_peak : *peak;
+        return;
+    }
+    for (int c = 0; c < channel_count; c++) {
+        const float *source = channels[c] + first;
+        for (long f = 0; f < frames; f++) {
+            out[(first + f) * channel_count + c] = (int16_t)(quantize_float(
+                source[f], scale, high, low, noise ? noise[f * channel_count + c] : 0, overs, non_finite, peak) << shift);
+        }
+    }
+}
+
+static inline void quantize_block_s32(const float *const *channels, int channel_count, long first, long frames,
+                                      int bits, int32_t *out, const float *noise,
+                                      long *overs, long *non_finite, int32_t *peak) {
+    const double scale = (double)(1LL << (bits - 1)), high = scale - 1, low = -scale;
+    const int shift = 32 - bits;
+    for (int c = 0; c < channel_count; c++) {
+        const float *source = channels[c] + first;
+        for (long f = 0; f < frames; f++) {
+            uint32_t value = (uint32_t)quantize_double(source[f], scale, high, low, noise ? noise[f * channel_count + c] : 0,
+                                                       overs, non_finite, peak);
+            out[(first + f) * channel_count + c] = (int32_t)(value << shift);
+        }
+    }
+}
+
+void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
+                           int16_t *out, aurender_clip_stats *stats, aurender_dither_state *dither) {
     long overs = 0, non_finite = 0;
     int32_t peak = stats->peak_bits;
-    if (dither) {
-        for (long f = 0; f < frames; f++) {
-            for (int c = 0; c < channel_count; c++) {
-                float noise = (float)tpdf_noise(dither);
-                out[f * channel_count + c] =
-                    (int16_t)(quantize_float(channels[c][f], scale, high, low, noise, &overs, &non_finite, &peak) << shift);
-            }
-        }
-    } else if (channel_count == 2) {
-        // Each lane keeps its own counts: one update per reduction per iteration vectorizes.
-        const float *left = channels[0], *right = channels[1];
-        long right_overs = 0, right_non_finite = 0;
-        int32_t right_peak = peak;
-        for (long f = 0; f < frames; f++) {
-            out[2 * f] = (int16_t)(quantize_float(left[f], scale, high, low, 0, &overs, &non_finite, &peak) << shift);
-            out[2 * f + 1] = (int16_t)(quantize_float(right[f], scale, high, low, 0, &right_overs, &right_non_finite,
-                                                      &right_peak) << shift);
-        }
-        overs += right_overs;
-        non_finite += right_non_finite;
-        peak = right_peak > peak ? right_peak : peak;
+    if (!dither) {
+        quantize_block_s16(channels, channel_count, 0, frames, bits, out, NULL, &overs, &non_finite, &peak);
     } else {
-        for (int c = 0; c < channel_count; c++) {
-            const float *source = channels[c];
-            for (long f = 0; f < frames; f++) {
-                out[f * channel_count + c] =
-                    (int16_t)(quantize_float(source[f], scale, high, low, 0, &overs, &non_finite, &peak) << shift);
-            }
+        float noise[NOISE_BLOCK];
+        long step = NOISE_BLOCK / channel_count > 0 ? NOISE_BLOCK / channel_count : 1;
+        for (long first = 0; first < frames; first += step) {
+            long count = frames - first < step ? frames - first : step;
+            fill_noise(dither, noise, count * channel_count);
+            quantize_block_s16(channels, channel_count, first, count, bits, out, noise, &overs, &non_finite, &peak);
         }
     }
     stats->overs += overs;
@@ -101,26 +163,18 @@ void aurender_quantize_s16(const float *const *channels, int channel_count, long
 }
 
 void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
-                           int32_t *out, aurender_clip_stats *stats, uint64_t *dither) {
-    const double scale = (double)(1LL << (bits - 1)), high = scale - 1, low = -scale;
-    const int shift = 32 - bits;
+                           int32_t *out, aurender_clip_stats *stats, aurender_dither_state *dither) {
     long overs = 0, non_finite = 0;
     int32_t peak = stats->peak_bits;
-    if (dither) {
-        for (long f = 0; f < frames; f++) {
-            for (int c = 0; c < channel_count; c++) {
-                double noise = tpdf_noise(dither);
-                uint32_t value = (uint32_t)quantize_double(channels[c][f], scale, high, low, noise, &overs, &non_finite, &peak);
-                out[f * channel_count + c] = (int32_t)(value << shift);
-            }
-        }
+    if (!dither) {
+        quantize_block_s32(channels, channel_count, 0, frames, bits, out, NULL, &overs, &non_finite, &peak);
     } else {
-        for (int c = 0; c < channel_count; c++) {
-            const float *source = channels[c];
-            for (long f = 0; f < frames; f++) {
-                uint32_t value = (uint32_t)quantize_double(source[f], scale, high, low, 0, &overs, &non_finite, &peak);
-                out[f * channel_count + c] = (int32_t)(value << shift);
-            }
+        float noise[NOISE_BLOCK];
+        long step = NOISE_BLOCK / channel_count > 0 ? NOISE_BLOCK / channel_count : 1;
+        for (long first = 0; first < frames; first += step) {
+            long count = frames - first < step ? frames - first : step;
+            fill_noise(dither, noise, count * channel_count);
+            quantize_block_s32(channels, channel_count, first, count, bits, out, noise, &overs, &non_finite, &peak);
         }
     }
     stats->overs += overs;

@@ -125,7 +125,7 @@ import Testing
                                          sampleRate: 8000, channelCount: 1)
         try values.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: values.count) }
         try writer.finish()
-        let result = try aurender([loud, folder.file("out.wav"), "--bits", "16"])
+        let result = try aurender([loud, folder.file("out.wav"), "--bits", "16", "--dither", "none"])
         #expect(result.status == 0)
         #expect(result.standardError == """
             aurender: \(folder.file("out.wav")): 3 samples clipped; try --preamp -7

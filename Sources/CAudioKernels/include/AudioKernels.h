@@ -10,17 +10,27 @@ typedef struct {
     int32_t peak_bits;   ///< bit pattern of the largest finite magnitude (ordered like the value)
 } aurender_clip_stats;
 
+/// TPDF dither's random state: four 32-bit xorshift generators used in turn, sample by
+/// sample in interleaved order, so four draws can run side by side.
+typedef struct {
+    uint32_t lanes[4];  ///< never zero
+    uint32_t next;      ///< the lane of the next sample
+} aurender_dither_state;
+
+/// A dither state from a seed; equal seeds give equal noise.
+aurender_dither_state aurender_dither_seeded(uint64_t seed);
+
 /// Interleaves `channel_count` channels of `frames` frames into integers of `bits` bits
 /// (8 to 16), left-justified in 16 bits, rounding to nearest even and clipping at full scale
 /// (2^(bits-1)); NaN and infinities become 0. Adds what it met to `stats`. With a non-null
 /// `dither` (a random generator's state, advanced in place), TPDF dither of ±1 LSB is added
 /// before rounding, in interleaved order, so the noise does not depend on block sizes.
 void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
-                           int16_t *out, aurender_clip_stats *stats, uint64_t *dither);
+                           int16_t *out, aurender_clip_stats *stats, aurender_dither_state *dither);
 
 /// As `aurender_quantize_s16`, for 8 to 32 bits, left-justified in 32 bits.
 void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
-                           int32_t *out, aurender_clip_stats *stats, uint64_t *dither);
+                           int32_t *out, aurender_clip_stats *stats, aurender_dither_state *dither);
 
 /// Interleaves floats unchanged but for NaN and infinities, which become 0; counts overs.
 void aurender_interleave_float(const float *const *channels, int channel_count, long frames,
