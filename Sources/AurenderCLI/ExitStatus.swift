@@ -48,3 +48,21 @@ func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
     printError(message)
     return ExitCode(status.rawValue)
 }
+
+/// Runs `body` with standard error pointed at /dev/null, then restores it.
+///
+/// libmpg123, which libsndfile decodes MP3 with, prints its own notes on standard error
+/// ("Note: Illegal Audio-MPEG-Header …") and libsndfile offers no way to quiet it; aurender's
+/// promise is one line per error, printed after `body` returns.
+func withLibraryMessagesSilenced<T>(_ body: () throws -> T) rethrows -> T {
+    let saved = dup(STDERR_FILENO)
+    let null = open("/dev/null", O_WRONLY)
+    guard saved >= 0, null >= 0 else { return try body() }
+    dup2(null, STDERR_FILENO)
+    close(null)
+    defer {
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+    }
+    return try body()
+}

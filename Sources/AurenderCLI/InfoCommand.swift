@@ -35,13 +35,13 @@ struct InfoCommand: ParsableCommand {
         var described: [FileInfo] = []
         var firstFailure: ExitStatus?
         for path in files {
-            do {
-                let file = try SoundFileReader(path: path)
+            switch withLibraryMessagesSilenced({ Self.open(path) }) {
+            case .success(let file):
                 described.append(FileInfo(
                     path: path, container: file.type.name, encoding: file.encoding.name,
                     channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.frameCount,
                     durationSeconds: file.frameCount.map { Double($0) / file.format.sampleRate }))
-            } catch {
+            case .failure(let error):
                 printError(error.description)
                 firstFailure = firstFailure ?? ExitStatus(input: error)
             }
@@ -54,6 +54,11 @@ struct InfoCommand: ParsableCommand {
             print(described.map(Self.text).joined(separator: "\n\n"))
         }
         if let firstFailure { throw ExitCode(firstFailure.rawValue) }
+    }
+
+    /// Opens a file, keeping libsndfile's typed error.
+    static func open(_ path: String) -> Result<SoundFileReader, SoundFileError> {
+        do throws(SoundFileError) { return .success(try SoundFileReader(path: path)) } catch { return .failure(error) }
     }
 
     static func text(_ info: FileInfo) -> String {

@@ -86,12 +86,12 @@ struct RenderCommand: ParsableCommand {
                 return nodes
             }
             if let format = plan ?? (dryRun ? .text : nil) {
-                let resolved = try job.plan()
+                let resolved = try withLibraryMessagesSilenced { try job.plan() }
                 print(format == .dot ? resolved.dot : resolved.text)
                 return
             }
             if verbose { printError(try job.plan().text) }
-            summary = try job.run()
+            summary = try verbose ? job.run() : withLibraryMessagesSilenced { try job.run() }
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         } catch let error as SoundFileError {

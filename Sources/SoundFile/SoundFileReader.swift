@@ -51,7 +51,12 @@ public final class SoundFileReader {
             opened = LibSndfile.open(path: path, mode: SFM_READ, info: &info)
         }
         guard let opened else {
-            throw SoundFileError(path: path, kind: .invalidFile, reason: Self.cleaned(LibSndfile.errorMessage(nil)))
+            var reason = Self.cleaned(LibSndfile.errorMessage(nil))
+            if path != "-", reason.hasPrefix("File does not exist or is not a regular file") {
+                // libsndfile says this of files it cannot decode at all; this one exists.
+                reason = "not audio libsndfile can decode (unrecognised or damaged)"
+            }
+            throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
         }
         handle = opened
         type = SoundFileType(rawValue: info.format)

@@ -60,6 +60,17 @@ import Testing
         #expect(bytes(input) == original, "the input is untouched")
     }
 
+    @Test func decoderChatterStaysOffStandardError() throws {
+        let folder = try TemporaryFolder()
+        let noise = (0..<60_000).map { UInt8(truncatingIfNeeded: ($0 &* 2654435761) >> 13) }
+        try WaveFile.write(noise, to: folder.file("noise.mp3"))
+        for arguments in [[folder.file("noise.mp3"), folder.file("out.wav")], ["info", folder.file("noise.mp3")]] {
+            let result = try aurender(arguments)
+            #expect(result.status == 65)
+            #expect(result.standardError == "aurender: \(folder.file("noise.mp3")): not audio libsndfile can decode (unrecognised or damaged)\n")
+        }
+    }
+
     @Test func refusesToOverwriteTheInput() throws {
         let folder = try TemporaryFolder()
         let input = folder.file("in.wav")
