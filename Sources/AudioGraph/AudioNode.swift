@@ -57,6 +57,15 @@ open class AudioNode {
         inputFormats = Array(inputFormats.prefix(count)) + Array(repeating: nil, count: max(0, count - inputFormats.count))
         inputSources = Array(inputSources.prefix(count)) + Array(repeating: nil, count: max(0, count - inputSources.count))
         explicitInputBuses = explicitInputBuses.filter { $0 < count }
+        refreshParameters()
+    }
+
+    /// Re-reads `parameterDescriptions` after the node's shape changed (a mixer's bus count),
+    /// keeping the values of parameters that still exist.
+    public func refreshParameters() {
+        let previous = parameterValues
+        parameterInfo = parameterDescriptions
+        parameterValues = parameterInfo.map { previous.indices.contains($0.id) ? previous[$0.id] : $0.defaultValue }
     }
 
     /// The stream format of a bus, if set or propagated.
@@ -95,7 +104,8 @@ open class AudioNode {
         if scope == .input { inputFormats[bus] = format } else { outputFormats[bus] = format }
     }
 
-    func requireUninitialized(_ operation: String) throws(GraphError) {
+    /// Throws unless the node is uninitialized: properties change only then.
+    public func requireUninitialized(_ operation: String) throws(GraphError) {
         if isInitialized { throw .initialized(node: name, operation: operation) }
     }
 

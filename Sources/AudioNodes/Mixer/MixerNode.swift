@@ -1,0 +1,170 @@
+import AudioGraph
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sums any number of input buses into one output: Core Audio's multichannel mixer.
+///
+/// Each bus has a gain (dB), a pan, an enable switch and a mute; the output has a master
+/// volume (dB). Sums are plain, never normalised: two full-scale inputs make an over, and the
+/// file writer counts it. A bus may start later than the mix (`setStartOffset`). The mix ends
+/// when the longest enabled input ends; an input that has ended adds silence. A disabled bus
+/// is not pulled at all; a muted one is pulled (it keeps its place in time) but not added.
+///
+/// Pan laws: a mono input is placed with constant power, left = cos θ and right = sin θ with
+/// θ = (pan + 1) π/4 (−3 dB each at the centre). A stereo input is balanced: the side it is
+/// panned away from is scaled by 1 − |pan|, the other side is unchanged. Inputs with as many
+/// channels as the output and other layouts add channel to channel, without panning.
+public final class MixerNode: AudioNode {
+    /// The per-bus parameters; `id(_:bus:)` gives the parameter number.
+    public enum BusParameter: Int, CaseIterable {
+        case gain, pan, enable, mute
+    }
+
+    /// The master volume in dB.
+    public static let masterVolume: ParameterID = 0
+
+    /// The parameter number of `parameter` on input bus `bus` (four per bus, after the master volume).
+    public static func id(_ parameter: BusParameter, bus: Int) -> ParameterID {
+        1 + bus * 4 + parameter.rawValue
+    }
+
+    private var startOffsets: [Int64]
+    private var scratch: AudioBufferStorage?
+    /// For each bus, a view of `scratch` with that bus's channel count, made at initialize.
+    private var busViews: [AudioBufferList] = []
+    private var exhausted: [Bool] = []
+    private var sampleTime: Int64 = 0
+
+    /// A mixer with `inputBusCount` buses producing `output` (canonical; its rate is every input's).
+    public init(name: String = "mixer", inputBusCount: Int, output: StreamFormat) throws(GraphError) {
+        startOffsets = Array(repeating: 0, count: inputBusCount)
+        super.init(name: name, inputBusCount: inputBusCount, outputBusCount: 1)
+        try setStreamFormat(output.canonical, scope: .output)
+    }
+
+    public override var parameterDescriptions: [ParameterDescription] {
+        var descriptions = [ParameterDescription(id: Self.masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: "dB")]
+        for bus in 0..<inputBusCount {
+            descriptions += [
+                ParameterDescription(id: Self.id(.gain, bus: bus), name: "gain[\(bus)]", range: -96...24, defaultValue: 0, unit: "dB"),
+                ParameterDescription(id: Self.id(.pan, bus: bus), name: "pan[\(bus)]", range: -1...1, defaultValue: 0, unit: "position"),
+                ParameterDescription(id: Self.id(.enable, bus: bus), name: "enable[\(bus)]", range: 0...1, defaultValue: 1, unit: "switch"),
+                ParameterDescription(id: Self.id(.mute, bus: bus), name: "mute[\(bus)]", range: 0...1, defaultValue: 0, unit: "switch"),
+            ]
+        }
+        return descriptions
+    }
+
+    /// Places input bus `bus` `frames` frames after the start of the mix; only while uninitialized.
+    public func setStartOffset(frames: Int64, bus: Int) throws(GraphError) {
+        try requireUninitialized("set a start offset")
+        guard startOffsets.indices.contains(bus) else { throw .noSuchBus(node: name, scope: .input, bus: bus) }
+        startOffsets[bus] = max(0, frames)
+    }
+
+    /// Sets the number of input buses (Core Audio's element count); only while uninitialized.
+    public func setBusCount(_ count: Int) throws(GraphError) {
+        try setInputBusCount(count)
+        startOffsets = Array(startOffsets.prefix(count)) + Array(repeating: 0, count: max(0, count - startOffsets.count))
+    }
+
+    public override func defaultOutputFormat(bus: Int) -> StreamFormat? { streamFormat(scope: .output) }
+
+    public override func validateFormats() throws(GraphError) {
+        try requireCanonical(scope: .output, bus: 0)
+        guard let output = streamFormat(scope: .output) else { return }
+        for bus in 0..<inputBusCount {
+            try requireCanonical(scope: .input, bus: bus)
+            if let input = streamFormat(scope: .input, bus: bus), input.sampleRate != output.sampleRate {
+                throw .unsupportedFormat(node: name, scope: .input, bus: bus, format: input,
+                                         reason: "the mix runs at \(output.sampleRate) Hz; convert this input first")
+            }
+        }
+    }
+
+    public override func allocateRenderResources() throws {
+        let channels = (0..<inputBusCount).map { streamFormat(scope: .input, bus: $0)?.channelCount ?? 1 }
+        let scratch = AudioBufferStorage(channelCount: channels.max() ?? 1, capacity: maximumFramesPerSlice)
+        self.scratch = scratch
+        busViews = channels.map { count in
+            AudioBufferList(channels: UnsafeMutableBufferPointer(rebasing: scratch.list.channels[0..<count]),
+                            capacity: scratch.list.capacity)
+        }
+        exhausted = Array(repeating: false, count: inputBusCount)
+        sampleTime = 0
+    }
+
+    public override func deallocateRenderResources() {
+        busViews = []
+        scratch = nil
+    }
+
+    public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
+        guard scratch != nil else { return 0 }
+        output.zero(frames: request.frameCount)
+        var longest = 0
+        var anyRunning = false
+        for bus in 0..<inputBusCount where parameter(Self.id(.enable, bus: bus)) >= 0.5 && !exhausted[bus] {
+            anyRunning = true
+            let delay = Int(max(0, min(Int64(request.frameCount), startOffsets[bus] - sampleTime)))
+            if delay == request.frameCount {
+                longest = request.frameCount
+                continue
+            }
+            let wanted = request.frameCount - delay
+            let view = busViews[bus]
+            var busFlags: RenderActionFlags = []
+            let busTime = AudioTimeStamp(sampleTime: sampleTime + Int64(delay) - startOffsets[bus])
+            let got = try pullInput(bus: bus, &busFlags, RenderRequest(timeStamp: busTime, bus: 0, frameCount: wanted), into: view)
+            if got < wanted || busFlags.contains(.endOfStream) { exhausted[bus] = true }
+            longest = max(longest, delay + got)
+            if got > 0, !busFlags.contains(.outputIsSilence), parameter(Self.id(.mute, bus: bus)) < 0.5 {
+                add(view, frames: got, bus: bus, into: output, at: delay)
+            }
+        }
+        let master = decibelsToGain(parameter(Self.masterVolume))
+        if master != 1 {
+            for channel in 0..<output.channelCount {
+                for frame in 0..<longest { output[channel][frame] *= master }
+            }
+        }
+        sampleTime += Int64(longest)
+        if !anyRunning || longest < request.frameCount {
+            output.endStream(filled: longest, requested: request.frameCount, flags: &flags)
+        }
+        return anyRunning ? longest : 0
+    }
+
+    /// Adds `frames` frames of one bus into the output from `offset`, with its gain and pan law.
+    private func add(_ input: AudioBufferList, frames: Int, bus: Int, into output: AudioBufferList, at offset: Int) {
+        let gain = decibelsToGain(parameter(Self.id(.gain, bus: bus)))
+        let pan = parameter(Self.id(.pan, bus: bus))
+        let outputChannels = output.channelCount
+        if input.channelCount == 1, outputChannels == 2 {
+            let angle = (pan + 1) * Float.pi / 4
+            accumulate(input[0], into: output[0] + offset, frames: frames, gain: gain * cos(angle))
+            accumulate(input[0], into: output[1] + offset, frames: frames, gain: gain * sin(angle))
+        } else if input.channelCount == 2, outputChannels == 2 {
+            accumulate(input[0], into: output[0] + offset, frames: frames, gain: gain * (pan > 0 ? 1 - pan : 1))
+            accumulate(input[1], into: output[1] + offset, frames: frames, gain: gain * (pan < 0 ? 1 + pan : 1))
+        } else if input.channelCount == 1 {
+            for channel in 0..<outputChannels { accumulate(input[0], into: output[channel] + offset, frames: frames, gain: gain) }
+        } else {
+            for channel in 0..<min(input.channelCount, outputChannels) {
+                accumulate(input[channel], into: output[channel] + offset, frames: frames, gain: gain)
+            }
+        }
+    }
+
+    private func accumulate(_ source: UnsafeMutablePointer<Float>, into destination: UnsafeMutablePointer<Float>, frames: Int, gain: Float) {
+        guard gain != 0 else { return }
+        for frame in 0..<frames { destination[frame] += gain * source[frame] }
+    }
+
+    private func decibelsToGain(_ decibels: Float) -> Float {
+        decibels <= -96 ? 0 : powf(10, decibels / 20)
+    }
+}
