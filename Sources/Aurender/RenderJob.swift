@@ -37,6 +37,10 @@ public struct RenderJob {
         public var framesPerSlice = Graph.defaultMaximumFramesPerSlice
         /// What to do when samples had to be clipped to fit an integer output.
         public var clipPolicy = ClipPolicy.warn
+        /// Seconds of linear fade-in from silence at the start.
+        public var fadeIn: Double = 0
+        /// Seconds of linear fade-out to silence at the end (needs a known length).
+        public var fadeOut: Double = 0
 
         public init() {}
     }
@@ -108,48 +112,16 @@ public struct RenderJob {
     /// Renders, leaving either a complete output or none (and an existing one untouched).
     public func run() throws -> Summary {
         let prepared = try prepare(readingAhead: true)
-        let destination = try OutputFile(path: output)
-        let writer: ThreadedFileWriter
-        do {
-            writer = ThreadedFileWriter(
-                file: try SoundFileWriter(fileDescriptor: destination.fileDescriptor, path: output, type: prepared.type,
-                                          encoding: prepared.encoding, sampleRate: Int(prepared.format.sampleRate),
-                                          channelCount: prepared.format.channelCount),
-                dither: prepared.dither)
-        } catch {
-            destination.discard()
-            if output == "-", error.kind == .unsupportedFormat {
-                throw RenderError.output(SoundFileError(path: output, kind: .unsupportedFormat,
-                                                        reason: "\(error.reason); for standard output use --type au or raw"))
-            }
-            throw RenderError.output(error)
-        }
-        let outputNode = prepared.outputNode
-        do {
-            while case .rendered(let frames) = try outputNode.renderSlice(frameCount: options.framesPerSlice) {
-                try writer.write(outputNode.buffers, frames: frames)
-            }
-            try writer.finish()
-            if options.clipPolicy == .fail, prepared.encoding.integerBits != nil, writer.clipCount.overs > 0 {
-                throw RenderError.clipped(path: output, count: writer.clipCount)
-            }
-            try destination.commit()
-        } catch {
-            destination.discard()
-            switch error {
-            case let error as SoundFileError where error.path == output: throw RenderError.output(error)
-            case let error as SoundFileError: throw RenderError.input(error)
-            default: throw error
-            }
-        }
+        let written = try OutputRendering.write(prepared.outputNode, format: prepared.format, to: output, type: prepared.type,
+                                                encoding: prepared.encoding, dither: prepared.dither, options: options)
         return Summary(inputFormat: prepared.file.format, outputType: prepared.type, outputEncoding: prepared.encoding,
-                       frames: writer.framesWritten, clipCount: writer.clipCount, dither: prepared.dither)
+                       frames: written.frames, clipCount: written.clipCount, dither: prepared.dither)
     }
 
     /// Opens the input and builds the graph; `readingAhead` starts the reader's thread
     /// (a plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool) throws -> Prepared {
-        try refuseSameFile()
+        try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let file: SoundFileReader
         do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
         let reader: FileSource = readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
@@ -159,11 +131,16 @@ public struct RenderJob {
         do {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
             var format = reader.format
-            if let converter = try makeConverter(from: reader.format) {
+            if let converter = try OutputRendering.makeConverter(from: reader.format, options: options) {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
-            chain += try makeProcessing(format)
+            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate,
+                                                       totalFrames: file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }) {
+                chain += try makeProcessing(format) + [fade]
+            } else {
+                chain += try makeProcessing(format)
+            }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)
@@ -176,73 +153,11 @@ public struct RenderJob {
             throw RenderError.usage(error.description)
         }
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
-        let (type, encoding) = try chooseOutputFormat(for: file, format: format)
-        let processed = chain.contains { node in
-            !(node is GenericOutput) && (node as? FormatConverterNode)?.isExact != true
-        }
+        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: file, format: format)
+        let processed = OutputRendering.isProcessing(chain)
         return Prepared(file: file, reader: reader, graph: graph, outputNode: outputNode, chain: chain, format: format,
                         type: type, encoding: encoding,
-                        dither: wantsDither(encoding: encoding, input: file.format, processed: processed)
-                            ? TPDFDither(seed: options.ditherSeed) : nil)
+                        dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options))
     }
 
-    /// A converter when the requested rate, channels or matrix differ from the input's.
-    private func makeConverter(from input: StreamFormat) throws -> FormatConverterNode? {
-        let channels = options.channelCount ?? options.channelMatrix?.outputCount ?? input.channelCount
-        let output = StreamFormat.canonical(sampleRate: options.sampleRate ?? input.sampleRate, channelCount: channels)
-        if let matrix = options.channelMatrix, matrix.inputCount != input.channelCount || matrix.outputCount != channels {
-            throw RenderError.usage("the channel matrix maps \(matrix.inputCount) channels to \(matrix.outputCount), but \(input) "
-                                    + "has \(input.channelCount) and the output \(channels)")
-        }
-        do { try output.validate() } catch { throw RenderError.usage("\(output.description): \(error)") }
-        guard output != input || options.channelMatrix.map({ !$0.isIdentity }) == true else { return nil }
-        return try FormatConverterNode(output: output, quality: options.converterQuality, matrix: options.channelMatrix)
-    }
-
-    private func wantsDither(encoding: SoundFileEncoding, input: StreamFormat, processed: Bool) -> Bool {
-        guard let bits = encoding.integerBits else { return false }
-        switch options.dither {
-        case .none: return false
-        case .tpdf: return true
-        case .automatic:
-            let inputIsCoarser = input.sampleType.isInteger && input.sampleType.bitDepth <= bits
-            return bits <= 16 && (processed || !inputIsCoarser)
-        }
-    }
-
-    private func refuseSameFile() throws(RenderError) {
-        guard input != "-", output != "-", let source = FileIdentity(path: input) else { return }
-        if FileIdentity(path: output) == source { throw .sameFile(input: input, output: output) }
-    }
-
-    /// The container from `--type` or the extension; the encoding from `--bits`, the
-    /// container's lossy codec, the input's PCM or float encoding where the container holds it,
-    /// else 16-bit PCM.
-    private func chooseOutputFormat(for file: SoundFileReader, format: StreamFormat) throws(RenderError) -> (SoundFileType, SoundFileEncoding) {
-        let implied = output == "-" ? nil : SoundFileType.forPath(output)
-        guard let type = options.outputType ?? implied?.type else {
-            let known = SoundFileType.knownNames.joined(separator: ", ")
-            throw .usage("\(output): cannot tell the output container from the name; use --type (\(known))")
-        }
-        let rate = Int(format.sampleRate), channels = format.channelCount
-        let encoding: SoundFileEncoding
-        if let chosen = options.outputEncoding {
-            encoding = chosen
-        } else if let lossy = implied?.encoding, implied?.type == type {
-            encoding = lossy
-        } else if type == .ogg {
-            encoding = .vorbis
-        } else if type == .mpeg {
-            encoding = .mpegLayer3
-        } else if file.encoding.sampleType != nil,
-                  SoundFileWriter.canWrite(type: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
-            encoding = file.encoding
-        } else {
-            encoding = .pcm16
-        }
-        guard SoundFileWriter.canWrite(type: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
-            throw .usage("\(output): \(type.name) cannot hold \(encoding.name) at \(rate) Hz with \(channels) channels")
-        }
-        return (type, encoding)
-    }
 }

@@ -144,6 +144,12 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
 
     @Test func renderingAllocatesNothingEvenWhileSwitching() throws {
         let input = [Signal.noise(frames: 200_000, seed: 8), Signal.noise(frames: 200_000, seed: 9)]
+        // A first full render, switching too, instantiates the runtime's type metadata for every path.
+        let warmUp = try GraphicEQNode(presets: Self.presets, initialPreset: 3)
+        let warmUpHarness = try NodeHarness(node: warmUp, channels: input, sampleRate: 44100, maximumFrames: 512)
+        _ = try warmUpHarness.render(sliceSize: 512, frames: 50_000)
+        try warmUp.setParameter(GraphicEQNode.Parameter.preset, 7)
+        _ = try warmUpHarness.render(sliceSize: 512)
         let eq = try GraphicEQNode(presets: Self.presets, initialPreset: 3)
         let harness = try NodeHarness(node: eq, channels: input, sampleRate: 44100, maximumFrames: 512)
         _ = try harness.output.renderSlice(frameCount: 512)

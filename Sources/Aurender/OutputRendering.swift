@@ -1,0 +1,141 @@
+import AudioDSP
+import AudioGraph
+import AudioNodes
+import Resampling
+import SoundFile
+
+/// What every render shares: choosing the output's container and encoding, deciding on
+/// dither, the converter and fades between the sources and the output, and the loop that
+/// pulls the generic output into a file written through a temporary file.
+enum OutputRendering {
+    /// Refuses an output that is the same file as any input (device and inode, through links).
+    static func refuseSameFile(inputs: [String], output: String) throws(RenderError) {
+        guard output != "-", let target = FileIdentity(path: output) else { return }
+        for input in inputs where input != "-" && FileIdentity(path: input) == target {
+            throw .sameFile(input: input, output: output)
+        }
+    }
+
+    /// A converter when the requested rate, channels or matrix differ from `input`.
+    static func makeConverter(from input: StreamFormat, options: RenderJob.Options, name: String = "converter") throws -> FormatConverterNode? {
+        let channels = options.channelCount ?? options.channelMatrix?.outputCount ?? input.channelCount
+        let output = StreamFormat.canonical(sampleRate: options.sampleRate ?? input.sampleRate, channelCount: channels)
+        if let matrix = options.channelMatrix, matrix.inputCount != input.channelCount || matrix.outputCount != channels {
+            throw RenderError.usage("the channel matrix maps \(matrix.inputCount) channels to \(matrix.outputCount), but \(input) "
+                                    + "has \(input.channelCount) and the output \(channels)")
+        }
+        do { try output.validate() } catch { throw RenderError.usage("\(output.description): \(error)") }
+        guard output != input || options.channelMatrix.map({ !$0.isIdentity }) == true else { return nil }
+        return try FormatConverterNode(name: name, output: output, quality: options.converterQuality, matrix: options.channelMatrix)
+    }
+
+    /// The frames a stream of `frames` at `from` Hz has after conversion to `to` Hz.
+    static func convertedLength(_ frames: Int64, from: Double, to: Double) -> Int64 {
+        from == to ? frames : Int64((Double(frames) * to / from).rounded())
+    }
+
+    /// A fade node for the options' fades, or nil when there are none.
+    static func makeFade(options: RenderJob.Options, sampleRate: Double, totalFrames: Int64?) throws -> FadeNode? {
+        guard options.fadeIn > 0 || options.fadeOut > 0 else { return nil }
+        guard let totalFrames else {
+            if options.fadeOut > 0 { throw RenderError.usage("--fade-out needs an input of known length, not a stream") }
+            return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()), fadeOutFrames: 0, totalFrames: .max)
+        }
+        return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()),
+                        fadeOutFrames: Int64((options.fadeOut * sampleRate).rounded()), totalFrames: totalFrames)
+    }
+
+    /// Whether the chain changes samples (anything but an exact channel copy and the output).
+    static func isProcessing(_ chain: [AudioNode]) -> Bool {
+        chain.contains { node in !(node is GenericOutput) && (node as? FormatConverterNode)?.isExact != true }
+    }
+
+    /// The dither for an output: TPDF when asked, or automatically when quantizing to 16 bits
+    /// or fewer audio with more resolution than that (processed, or from a deeper or float file).
+    static func dither(for encoding: SoundFileEncoding, inputs: [StreamFormat], processed: Bool,
+                       options: RenderJob.Options) -> TPDFDither? {
+        guard let bits = encoding.integerBits else { return nil }
+        let wanted: Bool
+        switch options.dither {
+        case .none: wanted = false
+        case .tpdf: wanted = true
+        case .automatic:
+            let allCoarser = inputs.allSatisfy { $0.sampleType.isInteger && $0.sampleType.bitDepth <= bits }
+            wanted = bits <= 16 && (processed || !allCoarser)
+        }
+        return wanted ? TPDFDither(seed: options.ditherSeed) : nil
+    }
+
+    /// The container from `--type` or the extension; the encoding from `--bits`, the
+    /// container's lossy codec, the input's PCM or float encoding where the container holds it,
+    /// else 16-bit PCM.
+    static func chooseOutputFormat(output: String, options: RenderJob.Options, input file: SoundFileReader,
+                                   format: StreamFormat) throws(RenderError) -> (SoundFileType, SoundFileEncoding) {
+        let implied = output == "-" ? nil : SoundFileType.forPath(output)
+        guard let type = options.outputType ?? implied?.type else {
+            let known = SoundFileType.knownNames.joined(separator: ", ")
+            throw .usage("\(output): cannot tell the output container from the name; use --type (\(known))")
+        }
+        let rate = Int(format.sampleRate), channels = format.channelCount
+        let encoding: SoundFileEncoding
+        if let chosen = options.outputEncoding {
+            encoding = chosen
+        } else if let lossy = implied?.encoding, implied?.type == type {
+            encoding = lossy
+        } else if type == .ogg {
+            encoding = .vorbis
+        } else if type == .mpeg {
+            encoding = .mpegLayer3
+        } else if file.encoding.sampleType != nil,
+                  SoundFileWriter.canWrite(type: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
+            encoding = file.encoding
+        } else {
+            encoding = .pcm16
+        }
+        guard SoundFileWriter.canWrite(type: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
+            throw .usage("\(output): \(type.name) cannot hold \(encoding.name) at \(rate) Hz with \(channels) channels")
+        }
+        return (type, encoding)
+    }
+
+    /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
+    /// only on success; returns the frames written and what clipped.
+    static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: SoundFileType,
+                      encoding: SoundFileEncoding, dither: TPDFDither?,
+                      options: RenderJob.Options) throws -> (frames: Int64, clipCount: ClipCount) {
+        let destination = try OutputFile(path: output)
+        let writer: ThreadedFileWriter
+        do {
+            writer = ThreadedFileWriter(
+                file: try SoundFileWriter(fileDescriptor: destination.fileDescriptor, path: output, type: type,
+                                          encoding: encoding, sampleRate: Int(format.sampleRate),
+                                          channelCount: format.channelCount),
+                dither: dither)
+        } catch {
+            destination.discard()
+            if output == "-", error.kind == .unsupportedFormat {
+                throw RenderError.output(SoundFileError(path: output, kind: .unsupportedFormat,
+                                                        reason: "\(error.reason); for standard output use --type au or raw"))
+            }
+            throw RenderError.output(error)
+        }
+        do {
+            while case .rendered(let frames) = try outputNode.renderSlice(frameCount: options.framesPerSlice) {
+                try writer.write(outputNode.buffers, frames: frames)
+            }
+            try writer.finish()
+            if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
+                throw RenderError.clipped(path: output, count: writer.clipCount)
+            }
+            try destination.commit()
+        } catch {
+            destination.discard()
+            switch error {
+            case let error as SoundFileError where error.path == output: throw RenderError.output(error)
+            case let error as SoundFileError: throw RenderError.input(error)
+            default: throw error
+            }
+        }
+        return (writer.framesWritten, writer.clipCount)
+    }
+}
