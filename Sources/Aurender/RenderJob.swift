@@ -105,8 +105,8 @@ public struct RenderJob {
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
         let prepared = try prepare(readingAhead: false)
-        return RenderPlan(input: input, inputFile: prepared.file, chain: prepared.chain, output: output,
-                          outputType: prepared.type, outputEncoding: prepared.encoding, dither: prepared.dither)
+        return RenderPlan(branches: [RenderPlan.Branch(input: input, file: prepared.file, chain: prepared.chain)], tail: [],
+                          output: output, outputType: prepared.type, outputEncoding: prepared.encoding, dither: prepared.dither)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).

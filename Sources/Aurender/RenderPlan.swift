@@ -6,10 +6,19 @@ import SoundFile
 
 /// The resolved graph of a render, as `--dry-run` prints it: every node, every connection and
 /// the stream format on each edge, decided before any audio is read.
+///
+/// A render is one or more branches (an input file and the nodes after it) and, for a mix, a
+/// tail (the mixer and what follows it) that the branches feed, bus by bus.
 public struct RenderPlan {
-    public let input: String
-    public let inputFile: SoundFileReader
-    public let chain: [AudioNode]
+    /// One input and the nodes it flows through before the tail.
+    public struct Branch {
+        public let input: String
+        public let file: SoundFileReader
+        public let chain: [AudioNode]
+    }
+
+    public let branches: [Branch]
+    public let tail: [AudioNode]
     public let output: String
     public let outputType: SoundFileType
     public let outputEncoding: SoundFileEncoding
@@ -17,13 +26,23 @@ public struct RenderPlan {
 
     /// One line per node and edge.
     public var text: String {
-        var lines = ["input   \(input): \(inputFile.type.name), \(inputFile.encoding.name), \(inputFile.format.canonical)"]
-        for node in chain {
-            let format = node.streamFormat(scope: .input).map(\.description) ?? "?"
-            lines.append("  --[\(format)]--> \(node.name)\(Self.detail(of: node).map { " (\($0))" } ?? "")")
+        var lines: [String] = []
+        for (bus, branch) in branches.enumerated() {
+            lines.append("input   \(branch.input): \(branch.file.type.name), \(branch.file.encoding.name), \(branch.file.format.canonical)")
+            for node in branch.chain {
+                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(Self.detail(of: node).map { " (\($0))" } ?? "")")
+            }
+            if let mixer = tail.first {
+                lines.append("  --[\(Self.format(into: mixer, bus: bus))]--> \(mixer.name) bus \(bus)")
+            }
         }
-        let final = chain.last?.streamFormat(scope: .output).map(\.description) ?? "?"
-        lines.append("  --[\(final)]--> output file")
+        if let mixer = tail.first {
+            lines.append("\(mixer.name)\(Self.detail(of: mixer).map { " (\($0))" } ?? "")")
+            for node in tail.dropFirst() {
+                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(Self.detail(of: node).map { " (\($0))" } ?? "")")
+            }
+        }
+        lines.append("  --[\(Self.format(outOf: last))]--> output file")
         lines.append("output  \(output): \(outputType.name), \(outputEncoding.name)"
                      + (dither.map { ", TPDF dither (seed \($0.seed))" } ?? ""))
         return lines.joined(separator: "\n")
@@ -32,22 +51,42 @@ public struct RenderPlan {
     /// The graph in Graphviz's dot language.
     public var dot: String {
         var lines = ["digraph aurender {", "  rankdir=LR;", "  node [shape=box, fontname=\"sans-serif\"];"]
-        lines.append("  input [label=\(Self.quoted("\(input)\n\(inputFile.encoding.name)")), shape=note];")
-        for node in chain {
+        for (index, branch) in branches.enumerated() {
+            lines.append("  input\(index) [label=\(Self.quoted("\(branch.input)\n\(branch.file.encoding.name)")), shape=note];")
+        }
+        for node in branches.flatMap(\.chain) + tail {
             let label = node.name + (Self.detail(of: node).map { "\n\($0)" } ?? "")
             lines.append("  \(Self.quoted(node.name)) [label=\(Self.quoted(label))];")
         }
         lines.append("  file [label=\(Self.quoted("\(output)\n\(outputEncoding.name)")), shape=note];")
-        var previous = "input"
-        for node in chain {
-            let format = node.streamFormat(scope: .input).map(\.description) ?? "?"
-            lines.append("  \(previous) -> \(Self.quoted(node.name)) [label=\(Self.quoted(format))];")
+        for (bus, branch) in branches.enumerated() {
+            var previous = "input\(bus)"
+            for node in branch.chain + tail.prefix(1) {
+                let format = node === tail.first ? Self.format(into: node, bus: bus) : Self.format(into: node)
+                let busLabel = node === tail.first ? " bus \(bus)" : ""
+                lines.append("  \(previous) -> \(Self.quoted(node.name)) [label=\(Self.quoted(format + busLabel))];")
+                previous = Self.quoted(node.name)
+            }
+        }
+        var previous = tail.first.map { Self.quoted($0.name) }
+        for node in tail.dropFirst() {
+            lines.append("  \(previous!) -> \(Self.quoted(node.name)) [label=\(Self.quoted(Self.format(into: node)))];")
             previous = Self.quoted(node.name)
         }
-        let final = chain.last?.streamFormat(scope: .output).map(\.description) ?? "?"
-        lines.append("  \(previous) -> file [label=\(Self.quoted(final))];")
+        let end = previous ?? branches.last?.chain.last.map { Self.quoted($0.name) } ?? "input0"
+        lines.append("  \(end) -> file [label=\(Self.quoted(Self.format(outOf: last)))];")
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    private var last: AudioNode? { tail.last ?? branches.last?.chain.last }
+
+    private static func format(into node: AudioNode, bus: Int = 0) -> String {
+        node.streamFormat(scope: .input, bus: bus).map(\.description) ?? "?"
+    }
+
+    private static func format(outOf node: AudioNode?) -> String {
+        node?.streamFormat(scope: .output).map(\.description) ?? "?"
     }
 
     /// What is worth saying about a node beyond its formats.
@@ -62,18 +101,16 @@ public struct RenderPlan {
             let omitted = eq.omittedBands.map { "\(Int($0.frequency)) Hz" }
             return "preset '\(eq.currentPreset.name)', \(eq.mode.rawValue)"
                 + (omitted.isEmpty ? "" : ", bands left out above 0.45 × rate: \(omitted.joined(separator: ", "))")
+        case let fade as FadeNode:
+            return "fade in over \(fade.fadeInFrames) frames, out over \(fade.fadeOutFrames)"
+        case let mixer as MixerNode:
+            return "\(mixer.inputBusCount) buses, \(mixer.streamFormat(scope: .output).map(\.description) ?? "?")"
         default:
             return nil
         }
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingQuotesAndBreaks() + "\""
-    }
-}
-
-extension String {
-    fileprivate func replacingQuotesAndBreaks() -> String {
-        map { $0 == "\"" ? "\\\"" : $0 == "\n" ? "\\n" : String($0) }.joined()
+        "\"" + text.map { $0 == "\"" ? "\\\"" : $0 == "\n" ? "\\n" : String($0) }.joined() + "\""
     }
 }

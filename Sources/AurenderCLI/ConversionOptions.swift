@@ -27,6 +27,12 @@ struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The dither's seed: the same seed gives byte-identical outputs.", valueName: "n"))
     var ditherSeed: UInt64 = 1
 
+    @Option(help: ArgumentHelp("Fade in from silence over this time (2s, 500ms).", valueName: "time"))
+    var fadeIn: TimeArgument?
+
+    @Option(help: ArgumentHelp("Fade out to silence over this time before the end.", valueName: "time"))
+    var fadeOut: TimeArgument?
+
     func validate() throws {
         if let rate, !(1...Int(StreamFormat.maximumSampleRate)).contains(rate) {
             throw ValidationError("--rate must be from 1 to \(Int(StreamFormat.maximumSampleRate)) Hz, not \(rate)")
@@ -35,6 +41,9 @@ struct ConversionOptions: ParsableArguments {
             throw ValidationError("--channels must be from 1 to \(StreamFormat.maximumChannelCount), not \(channels)")
         }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
+        for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
+            if case .frames? = time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
+        }
     }
 
     /// Puts these choices into render options; the input's channel count resolves a channel map.
@@ -44,6 +53,9 @@ struct ConversionOptions: ParsableArguments {
         options.converterQuality = srcQuality.quality
         options.dither = dither
         options.ditherSeed = ditherSeed
+        let rate = options.sampleRate ?? 44100
+        options.fadeIn = fadeIn?.seconds(at: rate) ?? 0
+        options.fadeOut = fadeOut?.seconds(at: rate) ?? 0
         do {
             if let mixMatrix {
                 options.channelMatrix = try ChannelMatrix.parse(mixMatrix)

@@ -25,6 +25,11 @@ struct EqualizerOptions: ParsableArguments {
     /// The preset named by `--eq`: a JSON file, a user preset, or a built-in one.
     func resolvePreset(environment: [String: String]) throws -> EQPreset? {
         guard let preset else { return nil }
+        return try Self.findPreset(preset, environment: environment)
+    }
+
+    /// A preset by name or JSON file path; unknown names are a usage error listing the nearest.
+    static func findPreset(_ preset: String, environment: [String: String]) throws -> EQPreset {
         if preset.hasSuffix(".json") || preset.contains("/") {
             do { return try EQPresetLibrary.load(path: preset) } catch { throw RenderError.usage(error.description) }
         }
@@ -37,11 +42,11 @@ struct EqualizerOptions: ParsableArguments {
     }
 
     /// The equalizer node for `preset`, or none when it would change nothing.
-    func makeNodes(for preset: EQPreset?) throws -> [AudioNode] {
+    func makeNodes(for preset: EQPreset?, name: String = "eq") throws -> [AudioNode] {
         guard let preset else { return [] }
         let preampDB = preamp.map { $0.decibels(for: preset) } ?? 0
         if preset.isFlat, preampDB == 0 { return [] }
-        let node = try GraphicEQNode(presets: [preset], mode: eqMode)
+        let node = try GraphicEQNode(name: name, presets: [preset], mode: eqMode)
         try node.setParameter(GraphicEQNode.Parameter.preamp, Float(preampDB))
         return [node]
     }

@@ -1,0 +1,145 @@
+import AudioDSP
+import AudioGraph
+import AudioNodes
+import SoundFile
+
+/// Mixes several input files into one output file through a multichannel mixer: what
+/// `aurender mix` does.
+///
+/// Each input flows through its reader, a format converter where its rate (or an unusual
+/// channel count) differs from the mix, and its own processing (an EQ), into a bus of the
+/// mixer; the mixer feeds an optional fade and the generic output. The mix runs at the first
+/// input's rate in stereo unless the options say otherwise, and ends with its longest input.
+public struct MixJob {
+    /// One input and its settings on the mixer.
+    public struct Input {
+        public var path: String
+        /// Gain in dB.
+        public var gain: Double = 0
+        /// −1 (left) to +1 (right).
+        public var pan: Double = 0
+        /// Where the input starts in the mix, in seconds.
+        public var start: Double = 0
+        /// Whether the input is pulled but not heard.
+        public var muted = false
+        /// Builds the input's own nodes (an EQ) for the format it reaches them in; each node's
+        /// name is to include the given suffix, as node names are unique in a graph.
+        public var makeProcessing: (StreamFormat, String) throws -> [AudioNode] = { _, _ in [] }
+
+        public init(path: String) { self.path = path }
+    }
+
+    public var inputs: [Input]
+    public var output: String
+    /// Output file, mix format (`sampleRate`, `channelCount`), converter, dither, fades, clipping.
+    public var options: RenderJob.Options
+    /// The mixer's master volume in dB.
+    public var volume: Double = 0
+
+    public init(inputs: [Input], output: String, options: RenderJob.Options = RenderJob.Options()) {
+        self.inputs = inputs
+        self.output = output
+        self.options = options
+    }
+
+    private struct Prepared {
+        let branches: [RenderPlan.Branch]
+        let readers: [FileSource]
+        let graph: Graph
+        let tail: [AudioNode]
+        let outputNode: GenericOutput
+        let format: StreamFormat
+        let type: SoundFileType
+        let encoding: SoundFileEncoding
+        let dither: TPDFDither?
+    }
+
+    /// Builds and initializes the graph without reading audio, and describes it.
+    public func plan() throws -> RenderPlan {
+        let prepared = try prepare(readingAhead: false)
+        return RenderPlan(branches: prepared.branches, tail: prepared.tail, output: output, outputType: prepared.type,
+                          outputEncoding: prepared.encoding, dither: prepared.dither)
+    }
+
+    /// Mixes, leaving either a complete output or none (and an existing one untouched).
+    public func run() throws -> RenderJob.Summary {
+        let prepared = try prepare(readingAhead: true)
+        let written = try OutputRendering.write(prepared.outputNode, format: prepared.format, to: output, type: prepared.type,
+                                                encoding: prepared.encoding, dither: prepared.dither, options: options)
+        return RenderJob.Summary(inputFormat: prepared.branches[0].file.format, outputType: prepared.type,
+                                 outputEncoding: prepared.encoding, frames: written.frames, clipCount: written.clipCount,
+                                 dither: prepared.dither)
+    }
+
+    private func prepare(readingAhead: Bool) throws -> Prepared {
+        guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
+        try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
+        var files: [SoundFileReader] = []
+        for input in inputs {
+            do throws(SoundFileError) { files.append(try SoundFileReader(path: input.path)) } catch { throw RenderError.input(error) }
+        }
+        let mixFormat = StreamFormat.canonical(sampleRate: options.sampleRate ?? files[0].format.sampleRate,
+                                               channelCount: options.channelCount ?? 2)
+        let graph = Graph()
+        let outputNode = GenericOutput()
+        var branches: [RenderPlan.Branch] = []
+        var readers: [FileSource] = []
+        var tail: [AudioNode] = []
+        do {
+            try mixFormat.validate()
+            try graph.setMaximumFramesPerSlice(options.framesPerSlice)
+            let mixer = try MixerNode(inputBusCount: inputs.count, output: mixFormat)
+            try mixer.setParameter(MixerNode.masterVolume, Float(volume))
+            try graph.addNode(mixer)
+            var length: Int64? = 0
+            for (bus, (input, file)) in zip(inputs, files).enumerated() {
+                let reader: FileSource = readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
+                readers.append(reader)
+                var chain: [AudioNode] = []
+                var format = reader.format
+                var conversion = RenderJob.Options()
+                conversion.sampleRate = mixFormat.sampleRate
+                conversion.converterQuality = options.converterQuality
+                if format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1) {
+                    conversion.channelCount = mixFormat.channelCount
+                }
+                if let converter = try OutputRendering.makeConverter(from: format, options: conversion, name: "converter \(bus + 1)") {
+                    chain.append(converter)
+                    format = converter.streamFormat(scope: .output) ?? format
+                }
+                chain += try input.makeProcessing(format, " \(bus + 1)")
+                for node in chain { try graph.addNode(node) }
+                try reader.attach(to: chain.first ?? mixer, bus: chain.isEmpty ? bus : 0, in: graph)
+                for (source, destination) in zip(chain, chain.dropFirst()) { try graph.connect(source, to: destination) }
+                if let last = chain.last { try graph.connect(last, to: mixer, inputBus: bus) }
+                try mixer.setParameter(MixerNode.id(.gain, bus: bus), Float(input.gain))
+                try mixer.setParameter(MixerNode.id(.pan, bus: bus), Float(input.pan))
+                try mixer.setParameter(MixerNode.id(.mute, bus: bus), input.muted ? 1 : 0)
+                let offset = Int64((input.start * mixFormat.sampleRate).rounded())
+                try mixer.setStartOffset(frames: offset, bus: bus)
+                let frames = file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate) }
+                length = length.flatMap { total in frames.map { max(total, offset + $0) } }
+                branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
+            }
+            tail = [mixer]
+            if let fade = try OutputRendering.makeFade(options: options, sampleRate: mixFormat.sampleRate, totalFrames: length) {
+                tail.append(fade)
+            }
+            tail.append(outputNode)
+            for node in tail.dropFirst() { try graph.addNode(node) }
+            for (source, destination) in zip(tail, tail.dropFirst()) { try graph.connect(source, to: destination) }
+            try graph.initialize()
+        } catch let error as GraphError {
+            if case .unsupportedFormat(_, _, _, _, let reason) = error { throw RenderError.usage(reason) }
+            throw RenderError.graph(error)
+        } catch let error as EqualizerError {
+            throw RenderError.usage(error.description)
+        } catch let error as FormatError {
+            throw RenderError.usage("the mix format \(mixFormat): \(error)")
+        }
+        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: files[0], format: mixFormat)
+        return Prepared(branches: branches, readers: readers, graph: graph, tail: tail, outputNode: outputNode, format: mixFormat,
+                        type: type, encoding: encoding,
+                        dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options))
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Aurender
+import FoundationEssentials
+
+/// `aurender mix A[@settings] B[@settings]... -o OUT`: mixes files into one.
+struct MixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mix",
+        abstract: "Mix input files into one output through the multichannel mixer.",
+        discussion: """
+            Each input may carry its own settings after an @, separated by commas:
+              gain=DB      gain in dB (default 0)
+              pan=P        -1 (left) to 1 (right); mono inputs pan with constant power, stereo ones balance
+              eq=PRESET    an EQ preset or preset file for this input
+              start=TIME   where the input starts in the mix: 2.5s, 250ms or 110250f (frames)
+              mute         pull the input but do not hear it
+            The mix runs at the first input's rate in stereo (--rate and --channels change that); inputs at
+            other rates are converted first (--dry-run shows where). Sums are plain, never normalised: overs
+            are counted like any other clipping (--on-clip). The mix ends when its longest input ends.
+
+            Examples:
+              aurender mix vocals.wav@gain=-3,pan=-0.3 beats.wav@eq=Rock,start=2.5s -o song.wav
+              aurender mix a.flac b.flac --volume -6 --fade-out 3s -o out.flac
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"))
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))
+    var output: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The mix's master volume in dB.", valueName: "dB"))
+    var volume: Double = 0
+
+    @Option(help: ArgumentHelp("EQ design for every input's EQ: accurate or classic.", valueName: "mode"))
+    var eqMode: GraphicEQDesign.Mode = .accurate
+
+    @OptionGroup(title: "Format conversion")
+    var conversion: ConversionOptions
+
+    @Option(help: ArgumentHelp("Output container.", valueName: "type"))
+    var type: ContainerArgument?
+
+    @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
+    var bits: BitsArgument?
+
+    @Option(help: ArgumentHelp("When an integer output clips: warn or fail (write nothing, exit 3).", valueName: "policy"))
+    var onClip: RenderJob.ClipPolicy = .warn
+
+    @Flag(help: "Print the resolved graph and exit before reading audio.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
+    var plan: PlanFormat?
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("name at least one input") }
+        if conversion.channelMap != nil || conversion.mixMatrix != nil {
+            throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
+        }
+        if !(-96...24).contains(volume) { throw ValidationError("--volume must be from -96 to 24 dB, not \(volume)") }
+    }
+
+    func run() throws {
+        var options = RenderJob.Options()
+        options.outputType = type?.type
+        options.outputEncoding = bits?.encoding ?? type?.encoding
+        options.clipPolicy = onClip
+        do {
+            try conversion.apply(to: &options) { 2 }
+            let environment = ProcessInfo.processInfo.environment
+            let rate = options.sampleRate
+            var job = MixJob(inputs: try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) },
+                             output: output, options: options)
+            job.volume = volume
+            if let format = plan ?? (dryRun ? .text : nil) {
+                let resolved = try withLibraryMessagesSilenced { try job.plan() }
+                print(format == .dot ? resolved.dot : resolved.text)
+                return
+            }
+            let summary = try withLibraryMessagesSilenced { try job.run() }
+            reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+        } catch let error as RenderError {
+            throw fail(error.description, ExitStatus(error))
+        }
+    }
+
+    /// Parses `path@gain=-3,pan=0.5,eq=Rock,start=2s,mute` into a mix input.
+    static func parse(_ argument: String, environment: [String: String], mode: GraphicEQDesign.Mode,
+                      rate: Double?) throws -> MixJob.Input {
+        guard let at = argument.lastIndex(of: "@") else { return MixJob.Input(path: argument) }
+        var input = MixJob.Input(path: String(argument[..<at]))
+        for setting in argument[argument.index(after: at)...].split(separator: ",") {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            let key = parts[0], value = parts.count > 1 ? parts[1] : nil
+            func bad(_ reason: String) -> RenderError { .usage("\(argument): \(reason)") }
+            switch (key, value) {
+            case ("gain", let value?):
+                guard let gain = Double(value), (-96...24).contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
+                input.gain = gain
+            case ("pan", let value?):
+                guard let pan = Double(value), (-1...1).contains(pan) else { throw bad("pan must be from -1 to 1, not '\(value)'") }
+                input.pan = pan
+            case ("start", let value?):
+                guard let time = TimeArgument(argument: value) else { throw bad("start must be a time like 2.5s, 250ms or 1000f, not '\(value)'") }
+                switch time {
+                case .seconds(let seconds): input.start = seconds
+                case .frames(let frames):
+                    guard let rate else { throw bad("a start in frames needs --rate, to know whose frames") }
+                    input.start = Double(frames) / rate
+                }
+            case ("eq", let value?):
+                let preset = try EqualizerOptions.findPreset(value, environment: environment)
+                input.makeProcessing = { _, suffix in
+                    preset.isFlat ? [] : [try GraphicEQNode(name: "eq" + suffix, presets: [preset], mode: mode)]
+                }
+            case ("mute", nil), ("mute", "1"), ("mute", "true"):
+                input.muted = true
+            default:
+                throw bad("unknown setting '\(setting)'; use gain=, pan=, eq=, start= or mute")
+            }
+        }
+        return input
+    }
+}
