@@ -100,9 +100,11 @@ enum OutputRendering {
 
     /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
     /// only on success; returns the frames written and what clipped.
+    /// `changes` (sorted by frame) are applied between slices, which are split so that each
+    /// lands on its exact frame.
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: SoundFileType,
-                      encoding: SoundFileEncoding, dither: TPDFDither?,
-                      options: RenderJob.Options) throws -> (frames: Int64, clipCount: ClipCount) {
+                      encoding: SoundFileEncoding, dither: TPDFDither?, options: RenderJob.Options,
+                      changes: [GraphJob.ScheduledChange] = []) throws -> (frames: Int64, clipCount: ClipCount) {
         let destination = try OutputFile(path: output)
         let writer: ThreadedFileWriter
         do {
@@ -120,7 +122,15 @@ enum OutputRendering {
             throw RenderError.output(error)
         }
         do {
-            while case .rendered(let frames) = try outputNode.renderSlice(frameCount: options.framesPerSlice) {
+            var next = 0
+            while true {
+                while next < changes.count, changes[next].frame <= outputNode.sampleTime {
+                    try changes[next].node.setParameter(changes[next].parameter, changes[next].value)
+                    next += 1
+                }
+                var size = options.framesPerSlice
+                if next < changes.count { size = Int(min(Int64(size), changes[next].frame - outputNode.sampleTime)) }
+                guard case .rendered(let frames) = try outputNode.renderSlice(frameCount: size) else { break }
                 try writer.write(outputNode.buffers, frames: frames)
             }
             try writer.finish()

@@ -90,7 +90,7 @@ public struct RenderPlan {
     }
 
     /// What is worth saying about a node beyond its formats.
-    private static func detail(of node: AudioNode) -> String? {
+    static func detail(of node: AudioNode) -> String? {
         switch node {
         case let converter as FormatConverterNode:
             var parts: [String] = []
@@ -110,7 +110,7 @@ public struct RenderPlan {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         "\"" + text.map { $0 == "\"" ? "\\\"" : $0 == "\n" ? "\\n" : String($0) }.joined() + "\""
     }
 }

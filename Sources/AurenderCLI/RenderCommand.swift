@@ -22,11 +22,11 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The file to read (- for standard input).")
+    @Argument(help: "The file to read (- for standard input), or a graph file (GRAPH.json) to render.")
     var input: String
 
-    @Argument(help: "The file to write (- for standard output).")
-    var output: String
+    @Argument(help: "The file to write (- for standard output); a graph file names its own.")
+    var output: String?
 
     @Option(help: ArgumentHelp("Output container.", valueName: "type"))
     var type: ContainerArgument?
@@ -60,15 +60,19 @@ struct RenderCommand: ParsableCommand {
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
     func validate() throws {
+        if output == nil, !input.lowercased().hasSuffix(".json") {
+            throw ValidationError("Missing expected argument '<output>'")
+        }
         guard (1...1_048_576).contains(framesPerSlice) else {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
-        if output != "-", let type, type.type.isLossy, bits != nil {
+        if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
     }
 
     func run() throws {
+        guard let output else { return try renderGraph() }
         var options = RenderJob.Options()
         options.outputType = type?.type
         options.outputEncoding = bits?.encoding ?? type?.encoding
@@ -98,6 +102,32 @@ struct RenderCommand: ParsableCommand {
             throw fail(error.description, ExitStatus(input: error))
         }
         reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+    }
+
+    /// Renders the graph file named by `input`.
+    private func renderGraph() throws {
+        var options = RenderJob.Options()
+        options.framesPerSlice = framesPerSlice
+        options.clipPolicy = onClip
+        options.dither = conversion.dither
+        options.ditherSeed = conversion.ditherSeed
+        options.converterQuality = conversion.srcQuality.quality
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
+            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
+                try EqualizerOptions.findPreset(name.hasSuffix(".json") && !name.hasPrefix("/") ? folder + "/" + name : name,
+                                                environment: environment)
+            }
+            if plan != nil || dryRun {
+                print(try withLibraryMessagesSilenced { try job.plan() })
+                return
+            }
+            let summary = try withLibraryMessagesSilenced { try job.run() }
+            reportClipping(summary.clipCount, output: "graph output", integer: summary.outputEncoding.integerBits != nil)
+        } catch let error as RenderError {
+            throw fail(error.description, ExitStatus(error))
+        }
     }
 
     /// Says what the EQ does with the preset, before the plan shows the graph.

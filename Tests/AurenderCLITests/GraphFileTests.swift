@@ -1,0 +1,105 @@
+import Foundation
+import SoundFile
+import TestSupport
+import Testing
+
+@Suite struct GraphFileTests {
+    func write(_ json: String, to path: String) throws {
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func writeMono(_ samples: [Float], rate: Int, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .float,
+                                         sampleRate: rate, channelCount: 1)
+        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count) }
+        try writer.finish()
+    }
+
+    /// The seed's example: a guitar and a beats input, an EQ on the beats, a mixer, one output.
+    static let seedExample = """
+        {
+          "nodes": [
+            {"name": "guitar", "type": "file", "path": "guitar.wav"},
+            {"name": "beats", "type": "file", "path": "beats.wav"},
+            {"name": "beats eq", "type": "eq", "preset": "Rock"},
+            {"name": "mixer", "type": "mixer", "buses": [{"gain": -3, "pan": -0.3}, {"start": 0.5}]},
+            {"name": "song", "type": "output", "path": "song.wav"}
+          ],
+          "connections": [
+            {"from": "guitar", "to": "mixer", "bus": 0},
+            {"from": "beats", "to": "beats eq"},
+            {"from": "beats eq", "to": "mixer", "bus": 1},
+            {"from": "mixer", "to": "song"}
+          ]
+        }
+        """
+
+    @Test func aGraphFileAndTheMixCommandGiveTheSameBytes() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: fixture("music.wav"), toPath: folder.file("guitar.wav"))
+        #expect(try aurender([fixture("speech.wav"), folder.file("beats.wav"), "--rate", "44100"]).status == 0)
+        try write(Self.seedExample, to: folder.file("song.json"))
+        let graph = try aurender(["render", folder.file("song.json")])
+        #expect(graph.status == 0, "\(graph.standardError)")
+        let cli = try aurender(["mix", folder.file("guitar.wav") + "@gain=-3,pan=-0.3", folder.file("beats.wav") + "@eq=Rock,start=0.5s",
+                                "-o", folder.file("cli.wav")])
+        #expect(cli.status == 0, "\(cli.standardError)")
+        #expect(bytes(folder.file("song.wav")) != nil)
+        #expect(bytes(folder.file("song.wav")) == bytes(folder.file("cli.wav")))
+
+        let plan = try aurender([folder.file("song.json"), "--dry-run"])
+        #expect(plan.status == 0)
+        #expect(plan.output.contains("node    beats eq (preset 'Rock', accurate)"))
+        #expect(plan.output.contains("edge    beats eq -> mixer bus 1 [44100 Hz, 1 ch, float32]"))
+    }
+
+    /// Events land on their exact frame whatever the slice size.
+    @Test(arguments: ["1", "64", "4096"])
+    func eventsLandOnTheirFrame(slice: String) throws {
+        let folder = try TemporaryFolder()
+        try writeMono([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
+        try write("""
+            {"nodes": [{"name": "in", "type": "file", "path": "tone.wav"},
+                       {"name": "mix", "type": "mixer", "channels": 1},
+                       {"name": "out", "type": "output", "path": "out.wav", "bits": "float"}],
+             "connections": [{"from": "in", "to": "mix"}, {"from": "mix", "to": "out"}],
+             "events": [{"at": 0.5, "node": "mix", "parameter": "gain[0]", "value": -6.0206},
+                        {"at": 1.0, "node": "mix", "parameter": "gain[0]", "value": 0, "ramp": 0.5},
+                        {"at": 1.75, "node": "mix", "parameter": "enable[0]", "value": 0}]}
+            """, to: folder.file("g.json"))
+        let result = try aurender([folder.file("g.json"), "--frames-per-slice", slice])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(output[3999] == 0.25 && abs(output[4000] - 0.125) < 1e-5, "the gain changes on frame 4000")
+        #expect(abs(output[8000] - 0.125) < 0.002 && output[8000] > 0.125, "the ramp starts on frame 8000")
+        #expect(abs(output[12_000] - 0.25) < 1e-5, "and ends 0.5 s later")
+        #expect(output.count == 14_000, "disabling the only bus at 1.75 s ends the mix")
+    }
+
+    @Test(arguments: [
+        (#"{"nodes": [{"name": "a", "type": "synth"}], "connections": []}"#, "field 'nodes[0].type'"),
+        (#"{"nodes": [{"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "x", "to": "o"}]}"#,
+         "graph: connection 1 (x -> o) names no node 'x'"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "o", "type": "output", "path": "o.wav"}, {"name": "p", "type": "output", "path": "p.wav"}], "connections": []}"#,
+         "graph: 2 output nodes (o, p); it needs exactly one"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "missing.wav"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "o"}]}"#,
+         "missing.wav: No such file or directory"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "a", "type": "eq", "preset": "Rock"}, {"name": "b", "type": "eq", "preset": "Pop"}, {"name": "m", "type": "mixer"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "m", "bus": 0}, {"from": "a", "to": "b"}, {"from": "b", "to": "a"}, {"from": "m", "to": "o"}]}"#,
+         "graph: the connections form a cycle"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "g", "type": "file", "path": "in.wav"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "o"}, {"from": "g", "to": "o"}]}"#,
+         "graph: input bus 0 of node 'o' is already fed"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "m", "type": "mixer"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "m"}, {"from": "m", "to": "o"}], "events": [{"at": 1, "node": "m", "parameter": "pan[0]", "value": 3}]}"#,
+         "graph: event 1: pan[0] must be from -1.0 to 1.0, not 3.0"),
+    ])
+    func malformedGraphsGetOneClearError(json: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: fixture("speech.wav"), toPath: folder.file("in.wav"))
+        try write(json, to: folder.file("g.json"))
+        let result = try aurender([folder.file("g.json")])
+        #expect(result.status == 64 || result.status == 66, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
+    }
+}
