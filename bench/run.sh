@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|eq|resample|memory|all]   (default: all). Figures print as tables;
+# Usage: bench/run.sh [passthrough|eq|resample|mix|memory|all]   (default: all). Figures print as tables;
 # compare the ratios, not the absolute times: these machines are noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +20,28 @@ aurender=$PWD/.build/release/aurender
 work=bench/out
 mkdir -p "$work"
 
-# A stereo 44.1 kHz 16-bit WAV of pink noise with a tone, MINUTES long, made once.
+# A stereo 44.1 kHz 16-bit WAV of pink noise with a tone, MINUTES long, made once
+# (with a second argument, brown noise and another tone: a second, different input).
 make_input() {
-    local minutes=$1 path="$work/input-${1}min.wav"
-    [ -f "$path" ] || sox -n -r 44100 -c 2 -b 16 "$path" synth "$((minutes * 60))" pinknoise synth sine mix 440 vol 0.4
+    local minutes=$1 suffix=${2:+-b} path
+    path="$work/input-${1}min${suffix}.wav"
+    if [ ! -f "$path" ]; then
+        if [ -n "$suffix" ]; then
+            sox -n -r 44100 -c 2 -b 16 "$path" synth "$((minutes * 60))" brownnoise synth sine mix 220 vol 0.4
+        else
+            sox -n -r 44100 -c 2 -b 16 "$path" synth "$((minutes * 60))" pinknoise synth sine mix 440 vol 0.4
+        fi
+    fi
     echo "$path"
 }
+
+# The five non-zero bands of the Bass Booster preset, as FFmpeg and SoX filters (Q = 1.414).
+bass_booster_ffmpeg=""
+bass_booster_sox=""
+for band in 32:5.5 64:4.5 125:3.5 250:2.5 500:1.25; do
+    bass_booster_ffmpeg+="${bass_booster_ffmpeg:+,}equalizer=f=${band%%:*}:t=q:w=1.414:g=${band##*:}"
+    bass_booster_sox+=" equalizer ${band%%:*} 1.414q ${band##*:}"
+done
 
 passthrough() {
     local input
@@ -39,20 +55,15 @@ passthrough() {
 }
 
 eq() {
-    local input bands_ff="" bands_sox=""
+    local input
     input=$(make_input 10)
-    # The five non-zero bands of the Bass Booster preset, as FFmpeg and SoX filters (Q = 1.414).
-    for band in 32:5.5 64:4.5 125:3.5 250:2.5 500:1.25; do
-        bands_ff+="${bands_ff:+,}equalizer=f=${band%%:*}:t=q:w=1.414:g=${band##*:}"
-        bands_sox+=" equalizer ${band%%:*} 1.414q ${band##*:}"
-    done
     echo "## Bass Booster EQ, 10-minute stereo 44.1 kHz 16-bit WAV (wall time; lower is better)"
     hyperfine --warmup 1 --runs 8 -N --export-markdown "$work/eq.md" \
         -n sndfile-convert "sndfile-convert $input $work/sf.wav" \
         -n "aurender (accurate)" "$aurender --eq 'Bass Booster' $input $work/au.wav" \
         -n "aurender (classic)" "$aurender --eq 'Bass Booster' --eq-mode classic $input $work/au.wav" \
-        -n "ffmpeg -filter_threads 1" "ffmpeg -y -v error -filter_threads 1 -i $input -af $bands_ff $work/ff.wav" \
-        -n sox "sox $input $work/sx.wav$bands_sox" >/dev/null
+        -n "ffmpeg -filter_threads 1" "ffmpeg -y -v error -filter_threads 1 -i $input -af $bass_booster_ffmpeg $work/ff.wav" \
+        -n sox "sox $input $work/sx.wav$bass_booster_sox" >/dev/null
     cat "$work/eq.md"
 }
 
@@ -66,6 +77,19 @@ resample() {
         -n "sox rate -v" "sox $input $work/sx48.wav rate -v 48000" \
         -n "ffmpeg aresample" "ffmpeg -y -v error -i $input -af aresample=48000 $work/ff48.wav" >/dev/null
     cat "$work/resample.md"
+}
+
+mix() {
+    local a b
+    a=$(make_input 10)
+    b=$(make_input 10 second)
+    echo "## Mix of two 10-minute stereo files, Bass Booster on the second (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/mix.md" \
+        -n "aurender mix" "$aurender mix $a $b@eq=bass-booster -o $work/mix-au.wav" \
+        -n "sox -m (EQ through a pipe)" "bash -c 'sox $b -t wav -$bass_booster_sox | sox -m $a -t wav - $work/mix-sx.wav'" \
+        -n "ffmpeg amix normalize=0" "ffmpeg -y -v error -filter_threads 1 -i $a -i $b -filter_complex [1:a]$bass_booster_ffmpeg[b];[0:a][b]amix=inputs=2:normalize=0 $work/mix-ff.wav" >/dev/null
+    cat "$work/mix.md"
+    echo "peak memory of aurender mix: $(( $(/usr/bin/time -f %M "$aurender" mix "$a" "$b@eq=bass-booster" -o "$work/mix-au.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
 }
 
 memory() {
@@ -86,7 +110,8 @@ case $which in
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
+    mix) mix ;;
     memory) memory ;;
-    all) passthrough; echo; eq; echo; resample; echo; memory ;;
-    *) echo "usage: bench/run.sh [passthrough|eq|resample|memory|all]" >&2; exit 64 ;;
+    all) passthrough; echo; eq; echo; resample; echo; mix; echo; memory ;;
+    *) echo "usage: bench/run.sh [passthrough|eq|resample|mix|memory|all]" >&2; exit 64 ;;
 esac
