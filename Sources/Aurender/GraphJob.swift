@@ -69,6 +69,27 @@ public struct GraphJob {
         return lines.joined(separator: "\n")
     }
 
+    /// The resolved graph in Graphviz's dot language.
+    public func dot() throws -> String {
+        let built = try build(readingAhead: false)
+        var lines = ["digraph aurender {", "  rankdir=LR;", "  node [shape=box, fontname=\"sans-serif\"];"]
+        for (name, path, file) in built.files {
+            lines.append("  \(RenderPlan.quoted(name)) [label=\(RenderPlan.quoted("\(path)\n\(file.encoding.name)")), shape=note];")
+        }
+        for node in built.order {
+            let label = node.name + (RenderPlan.detail(of: node).map { "\n\($0)" } ?? "")
+            lines.append("  \(RenderPlan.quoted(node.name)) [label=\(RenderPlan.quoted(label))];")
+        }
+        for edge in built.edges {
+            let format = built.nodes[edge.to]?.streamFormat(scope: .input, bus: edge.bus).map(\.description) ?? "?"
+            lines.append("  \(RenderPlan.quoted(edge.from)) -> \(RenderPlan.quoted(edge.to)) [label=\(RenderPlan.quoted("bus \(edge.bus): \(format)"))];")
+        }
+        lines.append("  file [label=\(RenderPlan.quoted("\(built.outputPath)\n\(built.encoding.name)")), shape=note];")
+        lines.append("  \(RenderPlan.quoted(built.outputNode.name)) -> file;")
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
     /// Renders, leaving either a complete output or none.
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)

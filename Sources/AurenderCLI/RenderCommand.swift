@@ -119,8 +119,8 @@ struct RenderCommand: ParsableCommand {
                 try EqualizerOptions.findPreset(name.hasSuffix(".json") && !name.hasPrefix("/") ? folder + "/" + name : name,
                                                 environment: environment)
             }
-            if plan != nil || dryRun {
-                print(try withLibraryMessagesSilenced { try job.plan() })
+            if let format = plan ?? (dryRun ? .text : nil) {
+                print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
                 return
             }
             let summary = try withLibraryMessagesSilenced { try job.run() }

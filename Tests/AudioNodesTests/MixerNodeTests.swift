@@ -118,6 +118,20 @@ final class MixHarness {
         #expect(mixed[2332] == a[2332] && mixed[2333] == a[2333] + b[0] && mixed[3332] == b[999])
     }
 
+    @Test func gainChangesGlideWithoutAClick() throws {
+        let harness = try MixHarness(inputs: [[[Float](repeating: 0.5, count: 2000)]], outputChannels: 1)
+        var mixed: [Float] = []
+        for (slice, gain) in [(700, Float(0)), (700, -12), (600, 0)] {
+            try harness.mixer.setParameter(MixerNode.id(.gain, bus: 0), gain)
+            guard case .rendered(let frames) = try harness.output.renderSlice(frameCount: slice) else { break }
+            mixed += UnsafeBufferPointer(start: harness.output.buffers[0], count: frames)
+        }
+        let steps = zip(mixed, mixed.dropFirst()).map { abs($0 - $1) }
+        #expect(steps.max()! <= 0.5 * (1 - powf(10, -12.0 / 20)) / Float(MixerNode.rampFrames) + 1e-6, "no step beyond the glide's")
+        #expect(mixed[699] == 0.5 && abs(mixed[700 + MixerNode.rampFrames] - 0.5 * powf(10, -12.0 / 20)) < 1e-6)
+        #expect(mixed[1999] == 0.5)
+    }
+
     @Test func masterVolumeScalesTheMix() throws {
         let harness = try MixHarness(inputs: [[[Float](repeating: 0.5, count: 10)]], outputChannels: 1) { mixer in
             try mixer.setParameter(MixerNode.masterVolume, -6.0206)

@@ -52,6 +52,9 @@ import Testing
         #expect(plan.status == 0)
         #expect(plan.output.contains("node    beats eq (preset 'Rock', accurate)"))
         #expect(plan.output.contains("edge    beats eq -> mixer bus 1 [44100 Hz, 1 ch, float32]"))
+        let dot = try aurender([folder.file("song.json"), "--plan", "dot"])
+        #expect(dot.output.hasPrefix("digraph aurender {"))
+        #expect(dot.output.contains("\"beats eq\" -> \"mixer\" [label=\"bus 1: 44100 Hz, 1 ch, float32\"];"))
     }
 
     /// Events land on their exact frame whatever the slice size.
@@ -71,9 +74,12 @@ import Testing
         let result = try aurender([folder.file("g.json"), "--frames-per-slice", slice])
         #expect(result.status == 0, "\(result.standardError)")
         let output = try samples(of: folder.file("out.wav")).samples
-        #expect(output[3999] == 0.25 && abs(output[4000] - 0.125) < 1e-5, "the gain changes on frame 4000")
-        #expect(abs(output[8000] - 0.125) < 0.002 && output[8000] > 0.125, "the ramp starts on frame 8000")
-        #expect(abs(output[12_000] - 0.25) < 1e-5, "and ends 0.5 s later")
+        #expect(output[3999] == 0.25 && output[4000] < 0.25, "the gain starts to change on frame 4000")
+        #expect(abs(output[4000 + MixerRamp.frames] - 0.125) < 1e-5, "and glides there in \(MixerRamp.frames) frames, without a click")
+        let steps = zip(output[3990..<4100], output[3991..<4101]).map { abs($0 - $1) }.max()!
+        #expect(steps < 0.003, "no step larger than the glide's: \(steps)")
+        #expect(output[7999] == output[7000] && output[8000] > output[7999], "the ramp starts on frame 8000")
+        #expect(abs(output[12_000 + MixerRamp.frames] - 0.25) < 1e-5, "and ends 0.5 s later")
         #expect(output.count == 14_000, "disabling the only bus at 1.75 s ends the mix")
     }
 
@@ -102,4 +108,9 @@ import Testing
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
     }
+}
+
+/// The mixer's glide, as documented.
+enum MixerRamp {
+    static let frames = 64
 }

@@ -13,6 +13,9 @@ import Darwin
 /// when the longest enabled input ends; an input that has ended adds silence. A disabled bus
 /// is not pulled at all; a muted one is pulled (it keeps its place in time) but not added.
 ///
+/// Gain, pan, mute and volume changes glide over `rampFrames` frames, so changing them between
+/// slices does not click; enabling or disabling a bus is immediate (ramp its gain first).
+///
 /// Pan laws: a mono input is placed with constant power, left = cos θ and right = sin θ with
 /// θ = (pan + 1) π/4 (−3 dB each at the centre). A stereo input is balanced: the side it is
 /// panned away from is scaled by 1 − |pan|, the other side is unchanged. Inputs with as many
@@ -31,6 +34,43 @@ public final class MixerNode: AudioNode {
         1 + bus * 4 + parameter.rawValue
     }
 
+    /// Frames over which a gain, pan, mute or volume change glides.
+    public static let rampFrames = 64
+
+    /// A bus's left and right gains as heard now, and where they are gliding to.
+    private struct Glide {
+        var current = SIMD2<Float>(repeating: .nan)
+        var target = SIMD2<Float>(repeating: .nan)
+        var step = SIMD2<Float>.zero
+        var remaining = 0
+
+        /// Aims at `target`; a first target is taken at once.
+        mutating func aim(at newTarget: SIMD2<Float>) {
+            if current.x.isNaN { current = newTarget; target = newTarget }
+            guard newTarget != target else { return }
+            target = newTarget
+            remaining = MixerNode.rampFrames
+            step = (target - current) / Float(remaining)
+        }
+
+        /// The gains for `frame` frames from now, in a slice; `advance` moves the glide on.
+        func gains(at frame: Int) -> SIMD2<Float> {
+            frame < remaining ? current + step * Float(frame + 1) : target
+        }
+
+        mutating func advance(by frames: Int) {
+            let moved = min(frames, remaining)
+            current += step * Float(moved)
+            remaining -= moved
+            if remaining == 0 {
+                step = .zero
+                current = target
+            }
+        }
+    }
+
+    private var glides: [Glide] = []
+    private var masterGlide = Glide()
     private var startOffsets: [Int64]
     private var scratch: AudioBufferStorage?
     /// For each bus, a view of `scratch` with that bus's channel count, made at initialize.
@@ -94,6 +134,8 @@ public final class MixerNode: AudioNode {
                             capacity: scratch.list.capacity)
         }
         exhausted = Array(repeating: false, count: inputBusCount)
+        glides = Array(repeating: Glide(), count: inputBusCount)
+        masterGlide = Glide()
         sampleTime = 0
     }
 
@@ -121,16 +163,19 @@ public final class MixerNode: AudioNode {
             let got = try pullInput(bus: bus, &busFlags, RenderRequest(timeStamp: busTime, bus: 0, frameCount: wanted), into: view)
             if got < wanted || busFlags.contains(.endOfStream) { exhausted[bus] = true }
             longest = max(longest, delay + got)
-            if got > 0, !busFlags.contains(.outputIsSilence), parameter(Self.id(.mute, bus: bus)) < 0.5 {
+            glides[bus].aim(at: targetGains(bus: bus, channels: view.channelCount))
+            if got > 0, !busFlags.contains(.outputIsSilence) {
                 add(view, frames: got, bus: bus, into: output, at: delay)
             }
+            glides[bus].advance(by: got)
         }
-        let master = decibelsToGain(parameter(Self.masterVolume))
-        if master != 1 {
+        masterGlide.aim(at: SIMD2(repeating: decibelsToGain(parameter(Self.masterVolume))))
+        if masterGlide.remaining > 0 || masterGlide.current.x != 1 {
             for channel in 0..<output.channelCount {
-                for frame in 0..<longest { output[channel][frame] *= master }
+                for frame in 0..<longest { output[channel][frame] *= masterGlide.gains(at: frame).x }
             }
         }
+        masterGlide.advance(by: longest)
         sampleTime += Int64(longest)
         if !anyRunning || longest < request.frameCount {
             output.endStream(filled: longest, requested: request.frameCount, flags: &flags)
@@ -138,30 +183,46 @@ public final class MixerNode: AudioNode {
         return anyRunning ? longest : 0
     }
 
-    /// Adds `frames` frames of one bus into the output from `offset`, with its gain and pan law.
-    private func add(_ input: AudioBufferList, frames: Int, bus: Int, into output: AudioBufferList, at offset: Int) {
+    /// The left and right gains a bus's settings ask for: gain, pan law, mute.
+    private func targetGains(bus: Int, channels: Int) -> SIMD2<Float> {
+        guard parameter(Self.id(.mute, bus: bus)) < 0.5 else { return .zero }
         let gain = decibelsToGain(parameter(Self.id(.gain, bus: bus)))
         let pan = parameter(Self.id(.pan, bus: bus))
-        let outputChannels = output.channelCount
-        if input.channelCount == 1, outputChannels == 2 {
+        guard streamFormat(scope: .output)?.channelCount == 2 else { return SIMD2(repeating: gain) }
+        if channels == 1 {
             let angle = (pan + 1) * Float.pi / 4
-            accumulate(input[0], into: output[0] + offset, frames: frames, gain: gain * cos(angle))
-            accumulate(input[0], into: output[1] + offset, frames: frames, gain: gain * sin(angle))
-        } else if input.channelCount == 2, outputChannels == 2 {
-            accumulate(input[0], into: output[0] + offset, frames: frames, gain: gain * (pan > 0 ? 1 - pan : 1))
-            accumulate(input[1], into: output[1] + offset, frames: frames, gain: gain * (pan < 0 ? 1 + pan : 1))
+            return SIMD2(gain * cos(angle), gain * sin(angle))
+        }
+        if channels == 2 { return SIMD2(gain * (pan > 0 ? 1 - pan : 1), gain * (pan < 0 ? 1 + pan : 1)) }
+        return SIMD2(repeating: gain)
+    }
+
+    /// Adds `frames` frames of one bus into the output from `offset`, with its gliding gains:
+    /// a mono input into both sides of a stereo output, a stereo one side to side, others
+    /// channel to channel.
+    private func add(_ input: AudioBufferList, frames: Int, bus: Int, into output: AudioBufferList, at offset: Int) {
+        let glide = glides[bus]
+        let outputChannels = output.channelCount
+        if outputChannels == 2, input.channelCount <= 2 {
+            let right = input.channelCount == 2 ? input[1] : input[0]
+            accumulate(input[0], into: output[0] + offset, frames: frames, glide: glide, lane: 0)
+            accumulate(right, into: output[1] + offset, frames: frames, glide: glide, lane: 1)
         } else if input.channelCount == 1 {
-            for channel in 0..<outputChannels { accumulate(input[0], into: output[channel] + offset, frames: frames, gain: gain) }
+            for channel in 0..<outputChannels { accumulate(input[0], into: output[channel] + offset, frames: frames, glide: glide, lane: 0) }
         } else {
             for channel in 0..<min(input.channelCount, outputChannels) {
-                accumulate(input[channel], into: output[channel] + offset, frames: frames, gain: gain)
+                accumulate(input[channel], into: output[channel] + offset, frames: frames, glide: glide, lane: 0)
             }
         }
     }
 
-    private func accumulate(_ source: UnsafeMutablePointer<Float>, into destination: UnsafeMutablePointer<Float>, frames: Int, gain: Float) {
+    private func accumulate(_ source: UnsafeMutablePointer<Float>, into destination: UnsafeMutablePointer<Float>, frames: Int,
+                            glide: Glide, lane: Int) {
+        let gliding = min(frames, glide.remaining)
+        for frame in 0..<gliding { destination[frame] += glide.gains(at: frame)[lane] * source[frame] }
+        let gain = glide.gains(at: gliding)[lane]
         guard gain != 0 else { return }
-        for frame in 0..<frames { destination[frame] += gain * source[frame] }
+        for frame in gliding..<frames { destination[frame] += gain * source[frame] }
     }
 
     private func decibelsToGain(_ decibels: Float) -> Float {
