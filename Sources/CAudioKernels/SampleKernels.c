@@ -142,44 +142,34 @@ static inline void quantize_block_s32(const float *const *channels, int channel_
     }
 }
 
+/// The body both public quantizers share: the whole buffer at once, or, with dither, in
+/// blocks of noise drawn in interleaved order. `BLOCK` is the inlined block quantizer.
+#define QUANTIZE_IN_BLOCKS(BLOCK)                                                                   \
+    long overs = 0, non_finite = 0;                                                                \
+    int32_t peak = stats->peak_bits;                                                               \
+    if (!dither) {                                                                                 \
+        BLOCK(channels, channel_count, 0, frames, bits, out, NULL, &overs, &non_finite, &peak);    \
+    } else {                                                                                       \
+        float noise[NOISE_BLOCK];                                                                  \
+        long step = NOISE_BLOCK / channel_count > 0 ? NOISE_BLOCK / channel_count : 1;             \
+        for (long first = 0; first < frames; first += step) {                                     \
+            long count = frames - first < step ? frames - first : step;                            \
+            fill_noise(dither, noise, count * channel_count);                                      \
+            BLOCK(channels, channel_count, first, count, bits, out, noise, &overs, &non_finite, &peak); \
+        }                                                                                          \
+    }                                                                                              \
+    stats->overs += overs;                                                                         \
+    stats->non_finite += non_finite;                                                               \
+    stats->peak_bits = peak;
+
 void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
                            int16_t *out, aurender_clip_stats *stats, aurender_dither_state *dither) {
-    long overs = 0, non_finite = 0;
-    int32_t peak = stats->peak_bits;
-    if (!dither) {
-        quantize_block_s16(channels, channel_count, 0, frames, bits, out, NULL, &overs, &non_finite, &peak);
-    } else {
-        float noise[NOISE_BLOCK];
-        long step = NOISE_BLOCK / channel_count > 0 ? NOISE_BLOCK / channel_count : 1;
-        for (long first = 0; first < frames; first += step) {
-            long count = frames - first < step ? frames - first : step;
-            fill_noise(dither, noise, count * channel_count);
-            quantize_block_s16(channels, channel_count, first, count, bits, out, noise, &overs, &non_finite, &peak);
-        }
-    }
-    stats->overs += overs;
-    stats->non_finite += non_finite;
-    stats->peak_bits = peak;
+    QUANTIZE_IN_BLOCKS(quantize_block_s16)
 }
 
 void aurender_quantize_s32(const float *const *channels, int channel_count, long frames, int bits,
                            int32_t *out, aurender_clip_stats *stats, aurender_dither_state *dither) {
-    long overs = 0, non_finite = 0;
-    int32_t peak = stats->peak_bits;
-    if (!dither) {
-        quantize_block_s32(channels, channel_count, 0, frames, bits, out, NULL, &overs, &non_finite, &peak);
-    } else {
-        float noise[NOISE_BLOCK];
-        long step = NOISE_BLOCK / channel_count > 0 ? NOISE_BLOCK / channel_count : 1;
-        for (long first = 0; first < frames; first += step) {
-            long count = frames - first < step ? frames - first : step;
-            fill_noise(dither, noise, count * channel_count);
-            quantize_block_s32(channels, channel_count, first, count, bits, out, noise, &overs, &non_finite, &peak);
-        }
-    }
-    stats->overs += overs;
-    stats->non_finite += non_finite;
-    stats->peak_bits = peak;
+    QUANTIZE_IN_BLOCKS(quantize_block_s32)
 }
 
 void aurender_interleave_float(const float *const *channels, int channel_count, long frames,

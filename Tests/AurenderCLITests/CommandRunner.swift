@@ -73,3 +73,12 @@ struct StreamFormatSummary: Equatable {
 }
 
 func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+/// Writes mono float samples at `rate` to a WAV file at `path`.
+func writeMonoFloats(_ samples: [Float], rate: Int, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .float,
+                                     sampleRate: rate, channelCount: 1)
+    try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count) }
+    try writer.finish()
+}

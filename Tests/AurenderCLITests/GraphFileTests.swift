@@ -8,13 +8,6 @@ import Testing
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    func writeMono(_ samples: [Float], rate: Int, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .float,
-                                         sampleRate: rate, channelCount: 1)
-        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count) }
-        try writer.finish()
-    }
 
     /// The seed's example: a guitar and a beats input, an EQ on the beats, a mixer, one output.
     static let seedExample = """
@@ -61,7 +54,7 @@ import Testing
     @Test(arguments: ["1", "64", "4096"])
     func eventsLandOnTheirFrame(slice: String) throws {
         let folder = try TemporaryFolder()
-        try writeMono([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
+        try writeMonoFloats([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
         try write("""
             {"nodes": [{"name": "in", "type": "file", "path": "tone.wav"},
                        {"name": "mix", "type": "mixer", "channels": 1},

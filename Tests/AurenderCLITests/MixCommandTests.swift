@@ -5,19 +5,12 @@ import Testing
 
 @Suite struct MixCommandTests {
     /// Writes mono float samples at `rate` to `path`.
-    func writeFloats(_ samples: [Float], rate: Int, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .float,
-                                         sampleRate: rate, channelCount: 1)
-        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count) }
-        try writer.finish()
-    }
 
     @Test func twoSignalsMixToTheirWeightedSum() throws {
         let folder = try TemporaryFolder()
         let a = Signal.noise(frames: 9000, amplitude: 0.4, seed: 1), b = Signal.noise(frames: 6000, amplitude: 0.4, seed: 2)
-        try writeFloats(a, rate: 8000, to: folder.file("a.wav"))
-        try writeFloats(b, rate: 8000, to: folder.file("b.wav"))
+        try writeMonoFloats(a, rate: 8000, to: folder.file("a.wav"))
+        try writeMonoFloats(b, rate: 8000, to: folder.file("b.wav"))
         let result = try aurender(["mix", folder.file("a.wav") + "@gain=-6", folder.file("b.wav") + "@start=1000f",
                                    "--rate", "8000", "--channels", "1", "-o", folder.file("mix.wav")])
         #expect(result.status == 0, "\(result.standardError)")
@@ -31,7 +24,7 @@ import Testing
 
     @Test func panAndMute() throws {
         let folder = try TemporaryFolder()
-        try writeFloats([Float](repeating: 0.5, count: 100), rate: 8000, to: folder.file("one.wav"))
+        try writeMonoFloats([Float](repeating: 0.5, count: 100), rate: 8000, to: folder.file("one.wav"))
         #expect(try aurender(["mix", folder.file("one.wav") + "@pan=-1", folder.file("one.wav") + "@mute",
                               "-o", folder.file("left.wav")]).status == 0)
         let (format, left) = try samples(of: folder.file("left.wav"))
