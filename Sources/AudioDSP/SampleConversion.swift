@@ -32,7 +32,7 @@ public struct ClipCount: Equatable, Sendable {
 ///
 /// Seeded, so a render is byte-identical every time; the noise runs through the samples in
 /// interleaved order, so it does not depend on slice sizes.
-public struct TPDFDither: Equatable, Sendable {
+public struct TPDFDither: Sendable {
     /// The seed it started from, as shown by `--verbose`.
     public let seed: UInt64
     /// The random generators' state, advanced by every sample.
@@ -42,12 +42,6 @@ public struct TPDFDither: Equatable, Sendable {
     public init(seed: UInt64) {
         self.seed = seed
         state = aurender_dither_seeded(seed)
-    }
-
-    public static func == (lhs: TPDFDither, rhs: TPDFDither) -> Bool {
-        lhs.seed == rhs.seed && lhs.state.next == rhs.state.next
-            && lhs.state.lanes.0 == rhs.state.lanes.0 && lhs.state.lanes.1 == rhs.state.lanes.1
-            && lhs.state.lanes.2 == rhs.state.lanes.2 && lhs.state.lanes.3 == rhs.state.lanes.3
     }
 }
 
