@@ -1,0 +1,95 @@
+import ArgumentParser
+import Aurender
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `aurender diff A B`: a null test for CI — compares two files sample by sample.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two audio files sample by sample (a null test).",
+        discussion: """
+            Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints
+            the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the
+            largest difference is within --tolerance (default: none at all), 1 when it is not or when
+            the rates, channel counts or lengths differ, 65/66 when a file cannot be read.
+            """
+    )
+
+    @Argument(help: "The reference file.")
+    var first: String
+
+    @Argument(help: "The file compared with it.")
+    var second: String
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The largest difference allowed, in dBFS (-96 allows about half a 16-bit step).", valueName: "dB"))
+    var tolerance: Double?
+
+    func run() throws {
+        let a: SoundFileReader, b: SoundFileReader
+        do {
+            a = try withLibraryMessagesSilenced { try SoundFileReader(path: first) }
+            b = try withLibraryMessagesSilenced { try SoundFileReader(path: second) }
+        } catch let error as SoundFileError {
+            throw fail(error.description, ExitStatus(input: error))
+        }
+        print("A: \(first): \(a.format.canonical)")
+        print("B: \(second): \(b.format.canonical)")
+        if a.format.sampleRate != b.format.sampleRate || a.format.channelCount != b.format.channelCount {
+            print("result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
+            throw ExitCode(1)
+        }
+        let channels = a.format.channelCount, chunk = 65536
+        var left = [Float](repeating: 0, count: chunk * channels), right = left
+        var frames: Int64 = 0, firstDifference: Int64?
+        var largest: Float = 0, sumOfSquares = 0.0
+        var lengthA: Int64 = 0, lengthB: Int64 = 0
+        do {
+            while true {
+                let gotA = try withLibraryMessagesSilenced { try left.withUnsafeMutableBufferPointer { try a.read(into: $0.baseAddress!, frames: chunk) } }
+                let gotB = try withLibraryMessagesSilenced { try right.withUnsafeMutableBufferPointer { try b.read(into: $0.baseAddress!, frames: chunk) } }
+                lengthA += Int64(gotA)
+                lengthB += Int64(gotB)
+                let common = min(gotA, gotB)
+                for index in 0..<(common * channels) {
+                    let difference = abs(left[index] - right[index])
+                    if difference > 0, firstDifference == nil { firstDifference = frames + Int64(index / channels) }
+                    largest = max(largest, difference)
+                    sumOfSquares += Double(difference) * Double(difference)
+                }
+                frames += Int64(common)
+                if gotA < chunk || gotB < chunk { break }
+            }
+        } catch let error as SoundFileError {
+            throw fail(error.description, ExitStatus(input: error))
+        }
+        let rms = frames > 0 ? (sumOfSquares / Double(frames * Int64(channels))).squareRoot() : 0
+        print("frames: \(lengthA) and \(lengthB)")
+        print("max difference: \(Self.dBFS(Double(largest)))")
+        print("rms difference: \(Self.dBFS(rms))")
+        print("first differing frame: \(firstDifference.map(String.init) ?? "none")")
+        if lengthA != lengthB {
+            print("result: different lengths")
+            throw ExitCode(1)
+        }
+        let limit = tolerance.map { pow(10, $0 / 20) } ?? 0
+        if Double(largest) <= limit {
+            print(largest == 0 ? "result: identical" : "result: within \(Self.dBFS(limit))")
+            return
+        }
+        print("result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0 / 20))))" } ?? ""))
+        throw ExitCode(1)
+    }
+
+    /// A level in dBFS with one decimal, or -inf for silence.
+    static func dBFS(_ value: Double) -> String {
+        guard value > 0 else { return "-inf dBFS" }
+        let tenths = Int((20 * log10(value) * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10) dBFS"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct DiffCommandTests {
+    @Test func identicalAudioInDifferentContainers() throws {
+        let result = try aurender(["diff", fixture("music.wav"), fixture("music.flac")])
+        #expect(result.status == 0)
+        #expect(result.output.contains("max difference: -inf dBFS\n"))
+        #expect(result.output.contains("first differing frame: none\n"))
+        #expect(result.output.hasSuffix("result: identical\n"))
+    }
+
+    @Test func differencesAreMeasuredAndToleranceDecides() throws {
+        let folder = try TemporaryFolder()
+        var samples = [Float](repeating: 0.25, count: 1000)
+        try writeMonoFloats(samples, rate: 8000, to: folder.file("a.wav"))
+        samples[700] += 0.001
+        samples[900] -= 0.0001
+        try writeMonoFloats(samples, rate: 8000, to: folder.file("b.wav"))
+        let exact = try aurender(["diff", folder.file("a.wav"), folder.file("b.wav")])
+        #expect(exact.status == 1)
+        #expect(exact.output.contains("max difference: -60.0 dBFS\n"))
+        #expect(exact.output.contains("first differing frame: 700\n"))
+        #expect(exact.output.hasSuffix("result: different\n"))
+        let loose = try aurender(["diff", folder.file("a.wav"), folder.file("b.wav"), "--tolerance", "-50"])
+        #expect(loose.status == 0)
+        #expect(loose.output.hasSuffix("result: within -50.0 dBFS\n"))
+        let tight = try aurender(["diff", folder.file("a.wav"), folder.file("b.wav"), "--tolerance", "-70"])
+        #expect(tight.status == 1)
+    }
+
+    @Test func lengthAndFormatMismatchesAreReported() throws {
+        let folder = try TemporaryFolder()
+        try writeMonoFloats([Float](repeating: 0.1, count: 100), rate: 8000, to: folder.file("a.wav"))
+        try writeMonoFloats([Float](repeating: 0.1, count: 120), rate: 8000, to: folder.file("long.wav"))
+        try writeMonoFloats([Float](repeating: 0.1, count: 100), rate: 16000, to: folder.file("fast.wav"))
+        let length = try aurender(["diff", folder.file("a.wav"), folder.file("long.wav")])
+        #expect(length.status == 1)
+        #expect(length.output.contains("frames: 100 and 120\n") && length.output.hasSuffix("result: different lengths\n"))
+        let rate = try aurender(["diff", folder.file("a.wav"), folder.file("fast.wav")])
+        #expect(rate.status == 1)
+        #expect(rate.output.hasSuffix("result: different formats (8000 Hz, 1 ch, float32 vs 16000 Hz, 1 ch, float32)\n"))
+        let missing = try aurender(["diff", folder.file("a.wav"), "/no/such.wav"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError == "aurender: /no/such.wav: No such file or directory\n")
+    }
+}
