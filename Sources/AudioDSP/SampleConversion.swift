@@ -35,7 +35,7 @@ public struct ClipCount: Equatable, Sendable {
 public struct TPDFDither: Sendable {
     /// The seed it started from, as shown by `--verbose`.
     public let seed: UInt64
-    /// The random generators' state, advanced by every sample.
+    /// The random generators' state (eight xorshift lanes), advanced by every sample.
     var state: aurender_dither_state
 
     /// Dither starting from `seed`.

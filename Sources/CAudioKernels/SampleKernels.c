@@ -24,38 +24,40 @@ static inline float triangular(uint32_t x) {
 }
 
 aurender_dither_state aurender_dither_seeded(uint64_t seed) {
-    aurender_dither_state state = {{0, 0, 0, 0}, 0};
+    aurender_dither_state state;
     uint64_t mix = seed;
-    for (int lane = 0; lane < 4; lane++) {
+    for (int lane = 0; lane < 8; lane++) {
         mix = mix * 6364136223846793005ULL + 1442695040888963407ULL;
         uint32_t value = (uint32_t)(mix >> 32);
         state.lanes[lane] = value ? value : 0x9E3779B9u;
     }
+    state.next = 0;
     return state;
 }
 
-/// The noise for the next `count` samples, in order.
+/// The next sample's noise from the lane whose turn it is.
+static inline float next_noise(aurender_dither_state *state) {
+    uint32_t lane = state->next;
+    state->lanes[lane] = xorshift32(state->lanes[lane]);
+    state->next = (lane + 1) & 7;
+    return triangular(state->lanes[lane]);
+}
+
+/// The noise for the next `count` samples, in order; whole rounds of the eight lanes run as
+/// one vectorized loop.
 static void fill_noise(aurender_dither_state *state, float *noise, long count) {
     long i = 0;
-    for (; i < count && state->next != 0; i++) {
-        uint32_t lane = state->next;
-        state->lanes[lane] = xorshift32(state->lanes[lane]);
-        noise[i] = triangular(state->lanes[lane]);
-        state->next = (lane + 1) & 3;
+    for (; i < count && state->next != 0; i++) noise[i] = next_noise(state);
+    uint32_t x[8];
+    for (int lane = 0; lane < 8; lane++) x[lane] = state->lanes[lane];
+    for (; i + 8 <= count; i += 8) {
+        for (int lane = 0; lane < 8; lane++) {
+            x[lane] = xorshift32(x[lane]);
+            noise[i + lane] = triangular(x[lane]);
+        }
     }
-    uint32_t x0 = state->lanes[0], x1 = state->lanes[1], x2 = state->lanes[2], x3 = state->lanes[3];
-    for (; i + 4 <= count; i += 4) {
-        x0 = xorshift32(x0); x1 = xorshift32(x1); x2 = xorshift32(x2); x3 = xorshift32(x3);
-        noise[i] = triangular(x0); noise[i + 1] = triangular(x1);
-        noise[i + 2] = triangular(x2); noise[i + 3] = triangular(x3);
-    }
-    state->lanes[0] = x0; state->lanes[1] = x1; state->lanes[2] = x2; state->lanes[3] = x3;
-    for (; i < count; i++) {
-        uint32_t lane = state->next;
-        state->lanes[lane] = xorshift32(state->lanes[lane]);
-        noise[i] = triangular(state->lanes[lane]);
-        state->next = (lane + 1) & 3;
-    }
+    for (int lane = 0; lane < 8; lane++) state->lanes[lane] = x[lane];
+    for (; i < count; i++) noise[i] = next_noise(state);
 }
 
 enum { NOISE_BLOCK = 2048 };

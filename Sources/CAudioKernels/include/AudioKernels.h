@@ -10,10 +10,10 @@ typedef struct {
     int32_t peak_bits;   ///< bit pattern of the largest finite magnitude (ordered like the value)
 } aurender_clip_stats;
 
-/// TPDF dither's random state: four 32-bit xorshift generators used in turn, sample by
-/// sample in interleaved order, so four draws can run side by side.
+/// TPDF dither's random state: eight 32-bit xorshift generators used in turn, sample by
+/// sample in interleaved order, so eight draws run side by side in SIMD registers.
 typedef struct {
-    uint32_t lanes[4];  ///< never zero
+    uint32_t lanes[8];  ///< never zero
     uint32_t next;      ///< the lane of the next sample
 } aurender_dither_state;
 
