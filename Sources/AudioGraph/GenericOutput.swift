@@ -35,14 +35,22 @@ public final class GenericOutput: AudioNode {
     /// source is exhausted; the slice before it may be short. No frame is lost or
     /// duplicated between slices, whatever the slice sizes.
     public func renderSlice(frameCount: Int) throws -> SliceResult {
-        guard isInitialized, let storage else { throw GraphError.notInitialized }
+        guard let storage else { throw GraphError.notInitialized }
+        return try renderSlice(frameCount: frameCount, into: storage.list)
+    }
+
+    /// Pulls up to `frameCount` frames straight into `destination` (the caller's memory, with
+    /// the output's channel count and room for the frames), as `renderSlice(frameCount:)` does
+    /// into `buffers`: a sink can have the graph render into its own blocks, copying nothing.
+    public func renderSlice(frameCount: Int, into destination: AudioBufferList) throws -> SliceResult {
+        guard isInitialized else { throw GraphError.notInitialized }
         guard frameCount <= maximumFramesPerSlice else {
             throw GraphError.tooManyFrames(node: name, requested: frameCount, maximum: maximumFramesPerSlice)
         }
         if finished || frameCount <= 0 { return finished ? .endOfStream : .rendered(frames: 0) }
         var flags: RenderActionFlags = []
         let request = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: sampleTime), bus: 0, frameCount: frameCount)
-        let frames = min(frameCount, max(0, try pullInput(bus: 0, &flags, request, into: storage.list)))
+        let frames = min(frameCount, max(0, try pullInput(bus: 0, &flags, request, into: destination)))
         if frames < frameCount || flags.contains(.endOfStream) { finished = true }
         if frames == 0 { return .endOfStream }
         sampleTime += Int64(frames)

@@ -130,8 +130,11 @@ enum OutputRendering {
                 }
                 var size = options.framesPerSlice
                 if next < changes.count { size = Int(min(Int64(size), changes[next].frame - outputNode.sampleTime)) }
-                guard case .rendered(let frames) = try outputNode.renderSlice(frameCount: size) else { break }
-                try writer.write(outputNode.buffers, frames: frames)
+                let frames = try writer.render(upTo: size) { block in
+                    guard case .rendered(let frames) = try outputNode.renderSlice(frameCount: block.capacity, into: block) else { return 0 }
+                    return frames
+                }
+                if frames == 0 { break }
             }
             try writer.finish()
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {

@@ -113,4 +113,42 @@ import Testing
         #expect(writer.framesWritten == 300_000)
         #expect(allocations == 0)
     }
+
+    /// The graph rendering straight into the writer's blocks makes the same file, allocating nothing.
+    @Test func renderingIntoWriterBlocks() throws {
+        let folder = try TemporaryFolder()
+        try writeNoise(folder.file("in.wav"), frames: 200_003, channels: 2)
+        func render(to name: String) throws -> Int {
+            let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")))
+            let graph = Graph()
+            let output = GenericOutput()
+            try graph.addNode(output)
+            try reader.attach(to: output, in: graph)
+            try graph.initialize()
+            let descriptor = open(folder.file(name), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: folder.file(name), type: .flac,
+                                                                      encoding: .pcm16, sampleRate: 44100, channelCount: 2),
+                                            slotFrames: 10_000, slotCount: 3)
+            var allocations = -1
+            var before = 0
+            var slices = 0
+            while true {
+                if slices == 1 { before = malloc_counter_thread_allocations() }
+                let frames = try writer.render(upTo: 4096) { block in
+                    guard case .rendered(let frames) = try output.renderSlice(frameCount: block.capacity, into: block) else { return 0 }
+                    return frames
+                }
+                slices += 1
+                if frames == 0 { break }
+            }
+            allocations = malloc_counter_thread_allocations() - before
+            try writer.finish()
+            #expect(writer.framesWritten == 200_003)
+            return allocations
+        }
+        _ = try render(to: "warm-up.flac")
+        #expect(try render(to: "blocks.flac") == 0)
+        _ = try copy(folder.file("in.wav"), to: folder.file("copied.flac"), threaded: false, sliceSize: 4096)
+        #expect(FileManager.default.contents(atPath: folder.file("blocks.flac")) == FileManager.default.contents(atPath: folder.file("copied.flac")))
+    }
 }

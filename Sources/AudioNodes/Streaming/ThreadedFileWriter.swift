@@ -15,6 +15,8 @@ public final class ThreadedFileWriter {
     private let ring: SlotRing
     private var worker: BackgroundThread?
     private var current: SlotRing.Slot?
+    /// Channel pointers into the current block, for `render(upTo:_:)`.
+    private let blockView: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// The worker's first failure; written before it frees a slot, read after taking one.
     private let outcome = WorkerOutcome()
 
@@ -30,6 +32,8 @@ public final class ThreadedFileWriter {
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring
+        blockView = .allocate(capacity: max(1, file.channelCount))
+        blockView.initialize(repeating: ring.slots[0].storage.list[0])
         worker = BackgroundThread { [outcome] in
             while true {
                 let slot = ring.acquireFilled()
@@ -43,7 +47,10 @@ public final class ThreadedFileWriter {
         }
     }
 
-    deinit { endWorker() }
+    deinit {
+        endWorker()
+        blockView.deallocate()
+    }
 
     /// Overs, non-finite samples and peak of everything written; complete after `finish()`.
     public var clipCount: ClipCount { writer.clipCount }
@@ -68,6 +75,22 @@ public final class ThreadedFileWriter {
                 ring.publish()
             }
         }
+    }
+
+    /// Lets `render` write up to `limit` frames straight into the next free part of a block,
+    /// copying nothing; `render` returns how many it wrote. Throws the worker's failure, if any.
+    public func render(upTo limit: Int, _ render: (AudioBufferList) throws -> Int) throws -> Int {
+        let slot = takeSlot()
+        if let failure = outcome.failure { throw failure }
+        let room = min(limit, ring.capacity - slot.frames)
+        for channel in 0..<blockView.count { blockView[channel] = slot.storage.list[channel] + slot.frames }
+        let frames = try render(AudioBufferList(channels: blockView, capacity: room))
+        slot.frames += frames
+        if slot.frames == ring.capacity {
+            current = nil
+            ring.publish()
+        }
+        return frames
     }
 
     /// Writes what is queued, waits for the worker, then completes and closes the file.
