@@ -42,36 +42,17 @@ public struct MixJob {
         self.options = options
     }
 
-    private struct Prepared {
-        let branches: [RenderPlan.Branch]
-        let readers: [FileSource]
-        let graph: Graph
-        let tail: [AudioNode]
-        let outputNode: GenericOutput
-        let format: StreamFormat
-        let type: SoundFileType
-        let encoding: SoundFileEncoding
-        let dither: TPDFDither?
-    }
-
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        let prepared = try prepare(readingAhead: false)
-        return RenderPlan(branches: prepared.branches, tail: prepared.tail, output: output, outputType: prepared.type,
-                          outputEncoding: prepared.encoding, dither: prepared.dither)
+        try prepare(readingAhead: false).plan(output: output)
     }
 
     /// Mixes, leaving either a complete output or none (and an existing one untouched).
     public func run() throws -> RenderJob.Summary {
-        let prepared = try prepare(readingAhead: true)
-        let written = try OutputRendering.write(prepared.outputNode, format: prepared.format, to: output, type: prepared.type,
-                                                encoding: prepared.encoding, dither: prepared.dither, options: options)
-        return RenderJob.Summary(inputFormat: prepared.branches[0].file.format, outputType: prepared.type,
-                                 outputEncoding: prepared.encoding, frames: written.frames, clipCount: written.clipCount,
-                                 dither: prepared.dither)
+        try prepare(readingAhead: true).run(output: output, options: options)
     }
 
-    private func prepare(readingAhead: Bool) throws -> Prepared {
+    private func prepare(readingAhead: Bool) throws -> PreparedRender {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [SoundFileReader] = []
@@ -138,8 +119,8 @@ public struct MixJob {
             throw RenderError.usage("the mix format \(mixFormat): \(error)")
         }
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: files[0], format: mixFormat)
-        return Prepared(branches: branches, readers: readers, graph: graph, tail: tail, outputNode: outputNode, format: mixFormat,
-                        type: type, encoding: encoding,
-                        dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options))
+        return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
+                              format: mixFormat, type: type, encoding: encoding,
+                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options))
     }
 }

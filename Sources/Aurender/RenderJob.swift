@@ -89,38 +89,19 @@ public struct RenderJob {
         self.makeProcessing = makeProcessing
     }
 
-    /// The graph ready to render, with everything the output needs to know.
-    private struct Prepared {
-        let file: SoundFileReader
-        let reader: FileSource
-        let graph: Graph
-        let outputNode: GenericOutput
-        let chain: [AudioNode]
-        let format: StreamFormat
-        let type: SoundFileType
-        let encoding: SoundFileEncoding
-        let dither: TPDFDither?
-    }
-
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        let prepared = try prepare(readingAhead: false)
-        return RenderPlan(branches: [RenderPlan.Branch(input: input, file: prepared.file, chain: prepared.chain)], tail: [],
-                          output: output, outputType: prepared.type, outputEncoding: prepared.encoding, dither: prepared.dither)
+        try prepare(readingAhead: false).plan(output: output)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
     public func run() throws -> Summary {
-        let prepared = try prepare(readingAhead: true)
-        let written = try OutputRendering.write(prepared.outputNode, format: prepared.format, to: output, type: prepared.type,
-                                                encoding: prepared.encoding, dither: prepared.dither, options: options)
-        return Summary(inputFormat: prepared.file.format, outputType: prepared.type, outputEncoding: prepared.encoding,
-                       frames: written.frames, clipCount: written.clipCount, dither: prepared.dither)
+        try prepare(readingAhead: true).run(output: output, options: options)
     }
 
     /// Opens the input and builds the graph; `readingAhead` starts the reader's thread
     /// (a plan reads no audio, so it uses the plain reader).
-    private func prepare(readingAhead: Bool) throws -> Prepared {
+    private func prepare(readingAhead: Bool) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let file: SoundFileReader
         do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
@@ -155,9 +136,9 @@ public struct RenderJob {
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: file, format: format)
         let processed = OutputRendering.isProcessing(chain)
-        return Prepared(file: file, reader: reader, graph: graph, outputNode: outputNode, chain: chain, format: format,
-                        type: type, encoding: encoding,
-                        dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options))
+        return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
+                              graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
+                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options))
     }
 
 }
