@@ -50,7 +50,7 @@ public struct RenderJob {
         /// TPDF when the output has 16 bits or fewer and the audio has more resolution than
         /// that (it was processed, converted, or came from a deeper or float file); none for a
         /// plain copy, which stays bit-exact.
-        case automatic
+        case automatic = "auto"
         /// TPDF whenever the output is integer.
         case tpdf
         /// Never.

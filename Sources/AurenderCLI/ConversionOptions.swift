@@ -87,8 +87,4 @@ struct ConverterQualityArgument: ExpressibleByArgument {
     static var allValueStrings: [String] { ConverterQuality.allCases.map(\.name) }
 }
 
-extension RenderJob.DitherChoice: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(rawValue: argument == "auto" ? "automatic" : argument)
-    }
-}
+extension RenderJob.DitherChoice: ExpressibleByArgument {}
