@@ -51,6 +51,12 @@ public struct TPDFDither: Sendable {
 /// The loops are in C (`CAudioKernels`), written so the compiler vectorizes them; these are
 /// their typed Swift faces.
 public enum SampleConversion {
+    /// The sum of the squares of the first `frames` frames of every channel (non-finite
+    /// samples count as 0): what an RMS level is made of.
+    public static func sumOfSquares(_ buffers: AudioBufferList, frames: Int) -> Double {
+        aurender_sum_of_squares(constChannels(buffers), Int32(buffers.channelCount), frames)
+    }
+
     /// Splits `frames` interleaved frames into one buffer per channel, from `offset` on.
     public static func deinterleave(_ source: UnsafePointer<Float>, frames: Int, into buffers: AudioBufferList, at offset: Int = 0) {
         withOffsetChannels(buffers, offset) { aurender_deinterleave_float(source, Int32(buffers.channelCount), frames, $0) }

@@ -97,7 +97,8 @@ public struct GraphJob {
                                                 encoding: built.encoding, dither: built.dither, options: options,
                                                 changes: built.changes)
         return RenderJob.Summary(inputFormat: built.files[0].file.format, outputType: built.type, outputEncoding: built.encoding,
-                                 frames: written.frames, clipCount: written.clipCount, dither: built.dither)
+                                 frames: written.frames, clipCount: written.clipCount, dither: built.dither, outputFormat: built.format,
+                                 rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: built.format.channelCount))
     }
 
     private func resolve(_ path: String) -> String {

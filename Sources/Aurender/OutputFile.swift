@@ -40,17 +40,29 @@ public final class OutputFile {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(folder).\(name).aurender-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The name is registered for cleanup before the file exists, so a signal arriving on any
+        // thread at any moment cannot leave it behind; O_EXCL makes the file ours alone. Read and
+        // write: the Ogg serial-number fix reads the pages back.
+        var descriptor: Int32 = -1
+        var temporary = ""
+        for _ in 0..<100 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            temporary = "\(folder).\(name).aurender-\(suffix)"
+            cleanupSlot = InterruptCleanup.register(temporary)
+            descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL, 0o600)
+            if descriptor >= 0 || errno != EEXIST { break }
+            InterruptCleanup.unregister(cleanupSlot)
+        }
         guard descriptor >= 0 else {
-            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            InterruptCleanup.unregister(cleanupSlot)
+            throw .cannotCreate(path: path, reason: reason)
         }
         let mask = umask(0)
         umask(mask)
         fchmod(descriptor, 0o666 & ~mask)
         fileDescriptor = descriptor
-        temporaryPath = String(cString: template)
-        cleanupSlot = InterruptCleanup.register(String(cString: template))
+        temporaryPath = temporary
     }
 
     deinit { discard() }

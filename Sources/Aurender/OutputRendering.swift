@@ -104,7 +104,7 @@ enum OutputRendering {
     /// lands on its exact frame.
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: SoundFileType,
                       encoding: SoundFileEncoding, dither: TPDFDither?, options: RenderJob.Options,
-                      changes: [GraphJob.ScheduledChange] = []) throws -> (frames: Int64, clipCount: ClipCount) {
+                      changes: [GraphJob.ScheduledChange] = []) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
         let destination = try OutputFile(path: output)
         let writer: ThreadedFileWriter
         do {
@@ -149,6 +149,6 @@ enum OutputRendering {
             default: throw error
             }
         }
-        return (writer.framesWritten, writer.clipCount)
+        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares)
     }
 }

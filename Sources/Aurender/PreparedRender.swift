@@ -29,6 +29,7 @@ struct PreparedRender {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
                                                 dither: dither, options: options)
         return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
-                                 frames: written.frames, clipCount: written.clipCount, dither: dither)
+                                 frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
+                                 rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: format.channelCount))
     }
 }

@@ -73,6 +73,10 @@ public struct RenderJob {
         public var frames: Int64
         public var clipCount: ClipCount
         public var dither: TPDFDither?
+        /// The output's rate and channels.
+        public var outputFormat: StreamFormat
+        /// The RMS level of everything written (1.0 is full scale), before quantization.
+        public var rms: Double
     }
 
     public var input: String
@@ -141,4 +145,11 @@ public struct RenderJob {
                               dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options))
     }
 
+}
+
+extension RenderJob.Summary {
+    /// The RMS level from a sum of squares over `frames` frames of `channels` channels.
+    static func rms(_ sumOfSquares: Double, frames: Int64, channels: Int) -> Double {
+        frames > 0 ? (sumOfSquares / Double(frames * Int64(channels))).squareRoot() : 0
+    }
 }

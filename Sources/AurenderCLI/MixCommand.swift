@@ -51,6 +51,9 @@ struct MixCommand: ParsableCommand {
     @Flag(help: "Print the resolved graph and exit before reading audio.")
     var dryRun = false
 
+    @OptionGroup(title: "Reports")
+    var reporting: ReportOptions
+
     @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
     var plan: PlanFormat?
 
@@ -79,8 +82,13 @@ struct MixCommand: ParsableCommand {
                 print(format == .dot ? resolved.dot : resolved.text)
                 return
             }
+            let started = RenderReport.now()
             let summary = try withLibraryMessagesSilenced { try job.run() }
             reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+            try reporting.emit(RenderReport(version: AurenderVersion.string, inputs: job.inputs.map(\.path), output: output,
+                                            summary: summary, seconds: RenderReport.now() - started,
+                                            options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,
+                                                                          ditherSeed: summary.dither?.seed)))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         }

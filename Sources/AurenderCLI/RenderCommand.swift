@@ -53,6 +53,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Describe the graph and the EQ design on standard error.")
     var verbose = false
 
+    @OptionGroup(title: "Reports")
+    var reporting: ReportOptions
+
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
@@ -66,6 +69,7 @@ struct RenderCommand: ParsableCommand {
         guard (1...1_048_576).contains(framesPerSlice) else {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
+        if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
@@ -95,7 +99,14 @@ struct RenderCommand: ParsableCommand {
                 return
             }
             if verbose { printError(try job.plan().text) }
+            let started = RenderReport.now()
             summary = try verbose ? job.run() : withLibraryMessagesSilenced { try job.run() }
+            try reporting.emit(RenderReport(
+                version: AurenderVersion.string, inputs: [input], output: output, summary: summary,
+                seconds: RenderReport.now() - started,
+                options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
+                                              srcQuality: options.sampleRate == nil ? nil : options.converterQuality.name,
+                                              ditherSeed: summary.dither?.seed)))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         } catch let error as SoundFileError {

@@ -196,6 +196,24 @@ void aurender_interleave_float(const float *const *channels, int channel_count, 
     stats->peak_bits = peak;
 }
 
+double aurender_sum_of_squares(const float *const *channels, int channel_count, long frames) {
+    double total = 0;
+    for (int c = 0; c < channel_count; c++) {
+        const float *source = channels[c];
+        float partial = 0;
+        double sum = 0;
+        for (long f = 0; f < frames; f++) {
+            float x = source[f];
+            uint32_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            partial += (bits & 0x7FFFFFFFu) < 0x7F800000u ? x * x : 0.0f;
+            if ((f & 4095) == 4095) { sum += partial; partial = 0; }
+        }
+        total += sum + partial;
+    }
+    return total;
+}
+
 void aurender_deinterleave_s16(const int16_t *in, int channel_count, long frames, float *const *channels) {
     const float scale = 1.0f / 32768.0f;
     if (channel_count == 2) {

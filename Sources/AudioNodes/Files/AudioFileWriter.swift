@@ -13,6 +13,8 @@ public final class AudioFileWriter {
     public private(set) var clipCount = ClipCount()
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
+    /// The sum of the squares of every sample written (before quantization), for the RMS level.
+    public private(set) var sumOfSquares: Double = 0
     /// The dither added when quantizing, if any; its state advances with every sample.
     public private(set) var dither: TPDFDither?
     private let integerBits: Int?
@@ -48,6 +50,7 @@ public final class AudioFileWriter {
             clipCount += SampleConversion.interleave(buffers, frames: frames, into: floats)
             try file.write(floats, frames: frames)
         }
+        sumOfSquares += SampleConversion.sumOfSquares(buffers, frames: frames)
         framesWritten += Int64(frames)
     }
 

@@ -56,6 +56,8 @@ public final class ThreadedFileWriter {
     public var clipCount: ClipCount { writer.clipCount }
     /// Frames written; complete after `finish()`.
     public var framesWritten: Int64 { writer.framesWritten }
+    /// The sum of the squares of every sample written; complete after `finish()`.
+    public var sumOfSquares: Double { writer.sumOfSquares }
 
     /// Queues the first `frames` frames of `buffers`, which has the file's channel count.
     /// Throws the worker's failure, if it has met one.

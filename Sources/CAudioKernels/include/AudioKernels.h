@@ -36,6 +36,9 @@ void aurender_quantize_s32(const float *const *channels, int channel_count, long
 void aurender_interleave_float(const float *const *channels, int channel_count, long frames,
                                float *out, aurender_clip_stats *stats);
 
+/// The sum of the squares of `frames` samples of every channel, in double precision (for RMS).
+double aurender_sum_of_squares(const float *const *channels, int channel_count, long frames);
+
 /// Splits interleaved 16-bit integers into one float buffer per channel, full scale 32768.
 void aurender_deinterleave_s16(const int16_t *in, int channel_count, long frames, float *const *channels);
 

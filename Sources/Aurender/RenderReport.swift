@@ -1,0 +1,82 @@
+import AudioDSP
+import AudioGraph
+import FoundationEssentials
+import SoundFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a render made, for machines: `--report FILE.json` and `--json` print it.
+///
+/// Levels are in dBFS (null for digital silence); the schema is documented in the README.
+public struct RenderReport: Codable, Equatable, Sendable {
+    /// The options that shaped the output.
+    public struct Options: Codable, Equatable, Sendable {
+        public var eqPreset: String?
+        public var eqMode: String?
+        public var srcQuality: String?
+        public var ditherSeed: UInt64?
+        public init(eqPreset: String? = nil, eqMode: String? = nil, srcQuality: String? = nil, ditherSeed: UInt64? = nil) {
+            self.eqPreset = eqPreset
+            self.eqMode = eqMode
+            self.srcQuality = srcQuality
+            self.ditherSeed = ditherSeed
+        }
+    }
+
+    public var aurender: String
+    public var inputs: [String]
+    public var output: String
+    public var container: String
+    public var encoding: String
+    public var sampleRate: Double
+    public var channels: Int
+    public var frames: Int64
+    public var durationSeconds: Double
+    public var peakDBFS: Double?
+    public var rmsDBFS: Double?
+    public var clippedSamples: Int
+    public var nonFiniteSamples: Int
+    public var renderSeconds: Double
+    public var realtimeFactor: Double?
+    public var options: Options
+
+    /// The report of a finished render that took `seconds`.
+    public init(version: String, inputs: [String], output: String, summary: RenderJob.Summary, seconds: Double, options: Options) {
+        func decibels(_ level: Double) -> Double? {
+            level > 0 ? (20 * log10(level) * 100).rounded() / 100 : nil
+        }
+        aurender = version
+        self.inputs = inputs
+        self.output = output
+        container = summary.outputType.name
+        encoding = summary.outputEncoding.name
+        sampleRate = summary.outputFormat.sampleRate
+        channels = summary.outputFormat.channelCount
+        frames = summary.frames
+        durationSeconds = Double(summary.frames) / summary.outputFormat.sampleRate
+        peakDBFS = decibels(Double(summary.clipCount.peak))
+        rmsDBFS = decibels(summary.rms)
+        clippedSamples = summary.clipCount.overs
+        nonFiniteSamples = summary.clipCount.nonFinite
+        renderSeconds = (seconds * 10000).rounded() / 10000
+        realtimeFactor = seconds > 0 ? (durationSeconds / seconds * 10).rounded() / 10 : nil
+        self.options = options
+    }
+
+    /// The report as pretty-printed JSON with sorted keys.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Seconds on a monotonic clock, for timing renders.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
