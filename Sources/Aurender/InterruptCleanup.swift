@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,8 +37,13 @@ public enum InterruptCleanup {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
+    /// Serialises `register` and `unregister`, which batch renders call from several threads.
+    private static let tableLock = DispatchSemaphore(value: 1)
+
     /// Records a temporary file to remove on interruption; returns its slot, or nil when full.
     static func register(_ path: String) -> Int? {
+        tableLock.wait()
+        defer { tableLock.signal() }
         for index in 0..<capacity where paths[index] == nil {
             paths[index] = strdup(path)
             return index
@@ -47,6 +53,8 @@ public enum InterruptCleanup {
 
     /// Forgets a temporary file that was renamed or removed.
     static func unregister(_ slot: Int?) {
+        tableLock.wait()
+        defer { tableLock.signal() }
         guard let slot, let path = paths[slot] else { return }
         paths[slot] = nil
         free(path)

@@ -22,11 +22,18 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The file to read (- for standard input), or a graph file (GRAPH.json) to render.")
-    var input: String
+    @Argument(help: ArgumentHelp(
+        "INPUT OUTPUT (- for standard input or output); or GRAPH.json, which names its own output; or, with -o, the inputs (files or folders).",
+        valueName: "files"))
+    var paths: [String] = []
 
-    @Argument(help: "The file to write (- for standard output); a graph file names its own.")
-    var output: String?
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    /// The file to read: the first path.
+    var input: String { paths.first ?? "" }
+    /// The file to write: the second path, unless a graph file or a batch names the outputs.
+    var output: String? { paths.count > 1 ? paths[1] : nil }
 
     @Option(help: ArgumentHelp("Output container.", valueName: "type"))
     var type: ContainerArgument?
@@ -63,8 +70,12 @@ struct RenderCommand: ParsableCommand {
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
     func validate() throws {
-        if output == nil, !input.lowercased().hasSuffix(".json") {
-            throw ValidationError("Missing expected argument '<output>'")
+        if paths.isEmpty { throw ValidationError("Missing expected argument '<input>'") }
+        if batch.outputFolder == nil {
+            if paths.count > 2 { throw ValidationError("give one INPUT and one OUTPUT, or -o FOLDER with many inputs") }
+            if output == nil, !input.lowercased().hasSuffix(".json") {
+                throw ValidationError("Missing expected argument '<output>'")
+            }
         }
         guard (1...1_048_576).contains(framesPerSlice) else {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
@@ -76,6 +87,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
         var options = RenderJob.Options()
         options.outputType = type?.type
@@ -113,6 +125,19 @@ struct RenderCommand: ParsableCommand {
             throw fail(error.description, ExitStatus(input: error))
         }
         reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+    }
+
+    /// The render options the flags ask for, for `input`.
+    func renderOptions(for input: String) throws -> RenderJob.Options {
+        var options = RenderJob.Options()
+        options.outputType = type?.type
+        options.outputEncoding = bits?.encoding ?? type?.encoding
+        options.rawInput = try rawInput.format()
+        options.framesPerSlice = framesPerSlice
+        options.clipPolicy = onClip
+        let raw = options.rawInput
+        try conversion.apply(to: &options) { try SoundFileReader(path: input, raw: raw).format.channelCount }
+        return options
     }
 
     /// Renders the graph file named by `input`.

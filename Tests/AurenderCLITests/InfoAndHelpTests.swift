@@ -46,7 +46,7 @@ import Testing
             #expect(help.output.contains(text), "help lacks \(text)")
         }
         let renderHelp = try aurender(["render", "--help"])
-        for text in ["--type <type>", "--bits <bits>", "--input-rate <hz>", "temporary file", "--frames-per-slice"] {
+        for text in ["--type <type>", "--bits <bits>", "--input-rate <hz>", "temporary file", "--frames-per-slice", "--output-folder <folder>"] {
             #expect(renderHelp.output.contains(text), "render help lacks \(text)")
         }
         let version = try aurender(["--version"])

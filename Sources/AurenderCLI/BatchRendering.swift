@@ -1,0 +1,198 @@
+import ArgumentParser
+import Aurender
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The options for rendering many files into a folder.
+struct BatchOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("output-folder")],
+            help: ArgumentHelp("Render every input into this folder (made if missing), named after the input.", valueName: "folder"))
+    var outputFolder: String?
+
+    @Option(name: .customShort("j"), help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(name: .customShort("r"), help: "Look for audio files in input folders' subfolders too, mirroring them in the output folder.")
+    var recursive = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Added to each output's name before its extension.", valueName: "text"))
+    var suffix: String = ""
+
+    @Flag(help: "Leave outputs that already exist alone.")
+    var skipExisting = false
+
+    @Flag(help: "Leave outputs that are newer than their input alone (like make).")
+    var newer = false
+}
+
+extension RenderCommand {
+    /// One input and where it goes.
+    struct BatchItem {
+        let input: String
+        let output: String
+    }
+
+    /// Renders every input (files, or audio files in folders) into `folder`, `-j` at a time; a
+    /// failing file does not stop the others. Prints a summary; exits with the first failure's status.
+    func renderBatch(into folder: String) throws {
+        let items = try batchItems(into: folder)
+        let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
+        let jobs = max(1, batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var failures = [(item: BatchItem, message: String, status: ExitStatus)?](repeating: nil, count: items.count)
+        var warnings: [String] = []
+        var skipped = [Bool](repeating: false, count: items.count)
+        let next = BatchCounter()
+        withLibraryMessagesSilenced {
+            let group = DispatchGroup()
+            let queue = DispatchQueue(label: "aurender.batch", attributes: .concurrent)
+            let results = BatchResults(count: items.count)
+            for _ in 0..<min(jobs, items.count) {
+                queue.async(group: group) {
+                    while let index = next.take(below: items.count) {
+                        results.store(index, render(items[index], preset: preset))
+                    }
+                }
+            }
+            group.wait()
+            for index in items.indices {
+                switch results.outcome(index) {
+                case .skipped: skipped[index] = true
+                case .failed(let message, let status): failures[index] = (items[index], message, status)
+                case .warned(let message): warnings.append(message)
+                case .rendered, nil: break
+                }
+            }
+        }
+        for warning in warnings { printError(warning) }
+        for failure in failures.compactMap({ $0 }) { printError(failure.message) }
+        let failed = failures.compactMap { $0 }.count, skips = skipped.filter { $0 }.count
+        printError("\(items.count - failed - skips) rendered, \(skips) skipped, \(failed) failed")
+        if let first = failures.compactMap({ $0 }).first { throw ExitCode(first.status.rawValue) }
+    }
+
+    /// What became of one file.
+    enum BatchOutcome {
+        case rendered
+        case warned(String)
+        case skipped
+        case failed(String, ExitStatus)
+    }
+
+    private func render(_ item: BatchItem, preset: EQPreset?) -> BatchOutcome {
+        var status = stat(), existing = stat()
+        if stat(item.output, &existing) == 0 {
+            if batch.skipExisting { return .skipped }
+            if batch.newer, stat(item.input, &status) == 0,
+               (existing.st_mtim.tv_sec, existing.st_mtim.tv_nsec) > (status.st_mtim.tv_sec, status.st_mtim.tv_nsec) {
+                return .skipped
+            }
+        }
+        let slash = item.output.lastIndex(of: "/").map { String(item.output[..<$0]) }
+        if let slash { makeFolders(slash) }
+        do {
+            let job = RenderJob(input: item.input, output: item.output, options: try renderOptions(for: item.input)) { _ in
+                try equalizer.makeNodes(for: preset)
+            }
+            let summary = try job.run()
+            if summary.clipCount.overs > 0, summary.outputEncoding.integerBits != nil {
+                return .warned("\(item.output): \(summary.clipCount.overs) samples clipped; \(RenderError.clipAdvice(summary.clipCount))")
+            }
+            return .rendered
+        } catch let error as RenderError {
+            return .failed(error.description, ExitStatus(error))
+        } catch let error as SoundFileError {
+            return .failed(error.description, ExitStatus(input: error))
+        } catch {
+            return .failed("\(item.input): \(error)", .software)
+        }
+    }
+
+    /// The inputs, with folders expanded to the audio files in them, and each one's output path.
+    private func batchItems(into folder: String) throws -> [BatchItem] {
+        var items: [BatchItem] = []
+        for path in paths {
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                for relative in audioFiles(in: path, recursive: batch.recursive) {
+                    items.append(BatchItem(input: path + "/" + relative, output: outputPath(for: relative, in: folder)))
+                }
+            } else {
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                items.append(BatchItem(input: path, output: outputPath(for: name, in: folder)))
+            }
+        }
+        guard !items.isEmpty else { throw fail("no audio files among the inputs", .usage) }
+        return items
+    }
+
+    /// `relative` in `folder`, with the suffix added and the extension of `--type` if given.
+    private func outputPath(for relative: String, in folder: String) -> String {
+        var base = relative, ext = ""
+        if let dot = relative.lastIndex(of: "."), relative[dot...].contains("/") == false {
+            base = String(relative[..<dot])
+            ext = String(relative[relative.index(after: dot)...])
+        }
+        if let type { ext = type.encoding == .opus ? "opus" : (type.encoding == .mpegLayer3 ? "mp3" : typeExtension(type.type)) }
+        return (folder.hasSuffix("/") ? folder : folder + "/") + base + batch.suffix + (ext.isEmpty ? "" : "." + ext)
+    }
+
+    private func typeExtension(_ type: SoundFileType) -> String {
+        SoundFileType.knownNames.first { SoundFileType.named($0)?.type == type } ?? "wav"
+    }
+
+    /// Paths, relative to `folder`, of the files in it whose extension names an audio container.
+    private func audioFiles(in folder: String, recursive: Bool, prefix: String = "") -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + (prefix.isEmpty ? "" : "/" + prefix)) else { return [] }
+        var found: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let relative = prefix.isEmpty ? name : prefix + "/" + name
+            var info = stat()
+            guard stat(folder + "/" + relative, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                if recursive { found += audioFiles(in: folder, recursive: true, prefix: relative) }
+            } else if SoundFileType.forPath(name) != nil {
+                found.append(relative)
+            }
+        }
+        return found
+    }
+
+    private func makeFolders(_ path: String) {
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+}
+
+/// Hands out file indices to the batch's workers, one at a time.
+private final class BatchCounter: @unchecked Sendable {
+    private var next = 0
+    private let lock = DispatchSemaphore(value: 1)
+
+    func take(below count: Int) -> Int? {
+        lock.wait()
+        defer { lock.signal() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+}
+
+/// The outcomes the workers report, read once they have all finished.
+private final class BatchResults: @unchecked Sendable {
+    private var outcomes: [RenderCommand.BatchOutcome?]
+    private let lock = DispatchSemaphore(value: 1)
+
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    func store(_ index: Int, _ outcome: RenderCommand.BatchOutcome) {
+        lock.wait()
+        outcomes[index] = outcome
+        lock.signal()
+    }
+
+    func outcome(_ index: Int) -> RenderCommand.BatchOutcome? { outcomes[index] }
+}
