@@ -89,16 +89,9 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
-        var options = RenderJob.Options()
-        options.outputType = type?.type
-        options.outputEncoding = bits?.encoding ?? type?.encoding
-        options.rawInput = try rawInput.format()
-        options.framesPerSlice = framesPerSlice
-        options.clipPolicy = onClip
         let summary: RenderJob.Summary
         do {
-            let raw = options.rawInput
-            try conversion.apply(to: &options) { try SoundFileReader(path: input, raw: raw).format.channelCount }
+            let options = try renderOptions(for: input)
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
             let job = RenderJob(input: input, output: output, options: options) { _ in
                 let nodes = try equalizer.makeNodes(for: preset)
