@@ -34,17 +34,13 @@ public struct GraphJob {
         let value: Float
     }
 
+    /// The initialized graph, and what a plan of it lists.
     private struct Built {
-        let graph: Graph
+        let render: PreparedRender
         let nodes: [String: AudioNode]
         let order: [AudioNode]
         let files: [(name: String, path: String, file: SoundFileReader)]
-        let outputNode: GenericOutput
         let outputPath: String
-        let format: StreamFormat
-        let type: SoundFileType
-        let encoding: SoundFileEncoding
-        let dither: TPDFDither?
         let changes: [ScheduledChange]
         let edges: [(from: String, to: String, bus: Int)]
     }
@@ -63,8 +59,8 @@ public struct GraphJob {
             let format = built.nodes[edge.to]?.streamFormat(scope: .input, bus: edge.bus).map(\.description) ?? "?"
             lines.append("edge    \(edge.from) -> \(edge.to) bus \(edge.bus) [\(format)]")
         }
-        lines.append("output  \(built.outputPath): \(built.type.name), \(built.encoding.name)"
-                     + (built.dither.map { ", TPDF dither (seed \($0.seed))" } ?? ""))
+        lines.append("output  \(built.outputPath): \(built.render.type.name), \(built.render.encoding.name)"
+                     + (built.render.dither.map { ", TPDF dither (seed \($0.seed))" } ?? ""))
         lines += built.changes.map { "event   frame \($0.frame): \($0.node.name) parameter \($0.parameter) = \($0.value)" }
         return lines.joined(separator: "\n")
     }
@@ -84,8 +80,8 @@ public struct GraphJob {
             let format = built.nodes[edge.to]?.streamFormat(scope: .input, bus: edge.bus).map(\.description) ?? "?"
             lines.append("  \(RenderPlan.quoted(edge.from)) -> \(RenderPlan.quoted(edge.to)) [label=\(RenderPlan.quoted("bus \(edge.bus): \(format)"))];")
         }
-        lines.append("  file [label=\(RenderPlan.quoted("\(built.outputPath)\n\(built.encoding.name)")), shape=note];")
-        lines.append("  \(RenderPlan.quoted(built.outputNode.name)) -> file;")
+        lines.append("  file [label=\(RenderPlan.quoted("\(built.outputPath)\n\(built.render.encoding.name)")), shape=note];")
+        lines.append("  \(RenderPlan.quoted(built.render.outputNode.name)) -> file;")
         lines.append("}")
         return lines.joined(separator: "\n")
     }
@@ -93,12 +89,7 @@ public struct GraphJob {
     /// Renders, leaving either a complete output or none.
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
-        let written = try OutputRendering.write(built.outputNode, format: built.format, to: built.outputPath, type: built.type,
-                                                encoding: built.encoding, dither: built.dither, options: options,
-                                                changes: built.changes)
-        return RenderJob.Summary(inputFormat: built.files[0].file.format, outputType: built.type, outputEncoding: built.encoding,
-                                 frames: written.frames, clipCount: written.clipCount, dither: built.dither, outputFormat: built.format,
-                                 rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: built.format.channelCount))
+        return try built.render.run(output: built.outputPath, options: options, changes: built.changes)
     }
 
     private func resolve(_ path: String) -> String {
@@ -107,7 +98,6 @@ public struct GraphJob {
 
     private func build(readingAhead: Bool) throws -> Built {
         let description = self.description
-        func bad(_ message: String) -> RenderError { .usage("graph: " + message) }
         var seen: Set<String> = []
         for node in description.nodes {
             guard seen.insert(node.name).inserted else { throw bad("two nodes are named '\(node.name)'; names must be unique") }
@@ -141,6 +131,7 @@ public struct GraphJob {
         var nodes: [String: AudioNode] = [:]
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
+        var readers: [FileSource] = []
         var changes: [ScheduledChange] = []
         let outputNode = GenericOutput(name: outputDescription.name)
         do {
@@ -192,7 +183,8 @@ public struct GraphJob {
                 let bus = connection.bus ?? 0
                 guard let destination = nodes[connection.to] else { continue }
                 if let source = files.first(where: { $0.name == connection.from }) {
-                    let reader: FileSource = readingAhead ? ThreadedFileReader(file: source.file) : AudioFileReader(file: source.file)
+                    let reader = OutputRendering.makeReader(source.file, readingAhead: readingAhead)
+                    readers.append(reader)
                     var conversion = RenderJob.Options()
                     conversion.sampleRate = rate
                     conversion.converterQuality = options.converterQuality
@@ -236,23 +228,24 @@ public struct GraphJob {
             outputOptions.outputEncoding = encoding
         }
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, options: outputOptions, input: files[0].file, format: format)
-        return Built(graph: graph, nodes: nodes, order: order, files: files, outputNode: outputNode, outputPath: outputPath,
-                     format: format, type: type, encoding: encoding,
-                     dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
-                                                    processed: OutputRendering.isProcessing(order), options: options),
-                     changes: changes, edges: edges)
+        let render = PreparedRender(
+            branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
+            graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
+            dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
+                                           processed: OutputRendering.isProcessing(order), options: options))
+        return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath, changes: changes, edges: edges)
     }
 
     /// The events as parameter changes at frames; a ramp becomes a change every 32 frames.
     private func scheduledChanges(nodes: [String: AudioNode], rate: Double) throws -> [ScheduledChange] {
-        func bad(_ message: String) -> RenderError { .usage("graph: " + message) }
         var changes: [ScheduledChange] = []
         var current: [String: Float] = [:]
         for (index, event) in (description.events ?? []).enumerated().sorted(by: { $0.element.at < $1.element.at }) {
             guard let node = nodes[event.node] else { throw bad("event \(index + 1) names no node '\(event.node)'") }
             let frame = Int64((event.at * rate).rounded())
             if let preset = event.preset {
-                guard let eq = node as? GraphicEQNode, let slot = eq.presets.lastIndex(where: { $0.name == (try? findPreset(preset))?.name }) else {
+                let name = try findPreset(preset).name
+                guard let eq = node as? GraphicEQNode, let slot = eq.presets.lastIndex(where: { $0.name == name }) else {
                     throw bad("event \(index + 1): only an eq switches presets")
                 }
                 changes.append(ScheduledChange(frame: frame, node: node, parameter: GraphicEQNode.Parameter.preset, value: Float(slot)))
@@ -280,4 +273,7 @@ public struct GraphJob {
         }
         return changes.sorted { $0.frame < $1.frame }
     }
+
+    /// A usage error about the graph file.
+    private func bad(_ message: String) -> RenderError { .usage("graph: " + message) }
 }

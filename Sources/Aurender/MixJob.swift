@@ -74,7 +74,7 @@ public struct MixJob {
             try graph.addNode(mixer)
             var length: Int64? = 0
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
-                let reader: FileSource = readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
+                let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
                 readers.append(reader)
                 var chain: [AudioNode] = []
                 var format = reader.format

@@ -88,3 +88,29 @@ public final class OutputFile {
         InterruptCleanup.unregister(cleanupSlot)
     }
 }
+
+extension OutputFile {
+    /// Writes `text` to `path` through a temporary file renamed into place: a report or a plot
+    /// appears whole or not at all, as audio outputs do.
+    public static func write(text: String, to path: String) throws(RenderError) {
+        let file = try OutputFile(path: path)
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { writeBytes(file.fileDescriptor, $0) }
+            if written <= 0 {
+                let reason = String(cString: strerror(errno))
+                close(file.fileDescriptor)
+                file.discard()
+                throw .cannotCreate(path: path, reason: reason)
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        close(file.fileDescriptor)
+        try file.commit()
+    }
+}
+
+/// The C library's `write`, out of reach of `OutputFile.write(text:to:)`'s name.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    write(descriptor, bytes.baseAddress, bytes.count)
+}

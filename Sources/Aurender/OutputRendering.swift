@@ -16,6 +16,12 @@ enum OutputRendering {
         }
     }
 
+    /// The source for `file`: reading ahead on its own thread for a render, the plain reader for
+    /// a plan, which reads no audio.
+    static func makeReader(_ file: SoundFileReader, readingAhead: Bool) -> FileSource {
+        readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
+    }
+
     /// A converter when the requested rate, channels or matrix differ from `input`.
     static func makeConverter(from input: StreamFormat, options: RenderJob.Options, name: String = "converter") throws -> FormatConverterNode? {
         let channels = options.channelCount ?? options.channelMatrix?.outputCount ?? input.channelCount

@@ -109,7 +109,7 @@ public struct RenderJob {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let file: SoundFileReader
         do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
-        let reader: FileSource = readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
+        let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
         let graph = Graph()
         let outputNode = GenericOutput()
         var chain: [AudioNode] = []

@@ -1,11 +1,6 @@
 import ArgumentParser
 import Aurender
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `aurender presets`: lists the EQ presets, as a table, as JSON, or drawn as an SVG plot.
 struct PresetsCommand: ParsableCommand {
@@ -64,14 +59,7 @@ struct PresetsCommand: ParsableCommand {
         }
         if let plot {
             let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
-            let destination = try OutputFile(path: plot)
-            let written = svg.utf8CString.withUnsafeBufferPointer { write(destination.fileDescriptor, $0.baseAddress, $0.count - 1) }
-            close(destination.fileDescriptor)
-            guard written == svg.utf8.count else {
-                destination.discard()
-                throw fail("\(plot): cannot write the plot", .ioError)
-            }
-            do { try destination.commit() } catch { throw fail(error.description, .cannotCreate) }
+            do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(error)) }
         } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,10 +1,5 @@
 import ArgumentParser
 import Aurender
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The options that make a render print or write its report.
 struct ReportOptions: ParsableArguments {
@@ -21,17 +16,6 @@ struct ReportOptions: ParsableArguments {
         let text = try report.json() + "\n"
         if json { print(text, terminator: "") }
         guard let path = self.report else { return }
-        do {
-            let file = try OutputFile(path: path)
-            let written = text.utf8CString.withUnsafeBufferPointer { write(file.fileDescriptor, $0.baseAddress, $0.count - 1) }
-            close(file.fileDescriptor)
-            guard written == text.utf8.count else {
-                file.discard()
-                throw RenderError.cannotCreate(path: path, reason: "the report could not be written")
-            }
-            try file.commit()
-        } catch let error as RenderError {
-            throw fail(error.description, ExitStatus(error))
-        }
+        do { try OutputFile.write(text: text, to: path) } catch { throw fail(error.description, ExitStatus(error)) }
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Sources → mixer → generic output, each source a fixed signal that counts its pulls.
-final class MixHarness {
+final class MixHarness: RendersToOutput {
     let graph = Graph()
     let mixer: MixerNode
     let output = GenericOutput()
@@ -162,21 +162,12 @@ final class MixHarness {
 
     @Test func mixingAllocatesNothing() throws {
         let a = Signal.noise(frames: 200_000, seed: 5), b = Signal.noise(frames: 150_000, seed: 6)
-        func makeHarness() throws -> MixHarness {
+        let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
             try MixHarness(inputs: [[a], [b, b]], outputChannels: 2, maximumFrames: 512) { mixer in
                 try mixer.setStartOffset(frames: 10_000, bus: 1)
                 try mixer.setParameter(MixerNode.id(.pan, bus: 0), -0.3)
             }
         }
-        // A first run instantiates the Swift runtime's type metadata for every path (once per
-        // process, and tests run in parallel); the second run is the steady state measured.
-        _ = try makeHarness().render(sliceSize: 512)
-        let harness = try makeHarness()
-        _ = try harness.output.renderSlice(frameCount: 512)
-        let before = malloc_counter_thread_allocations()
-        var slices = 0
-        while case .rendered = try harness.output.renderSlice(frameCount: 512) { slices += 1 }
-        let allocations = malloc_counter_thread_allocations() - before
         #expect(slices > 300)
         #expect(allocations == 0)
     }

@@ -1,4 +1,5 @@
 import AudioGraph
+import MallocCounter
 import Foundation
 
 /// A graph of callback source → one node → generic output over a fixed signal.
@@ -44,3 +45,26 @@ final class NodeHarness {
     }
 }
 
+
+/// A test graph that renders through a generic output.
+protocol RendersToOutput: AnyObject {
+    var output: GenericOutput { get }
+}
+
+extension NodeHarness: RendersToOutput {}
+
+/// Counts the allocations of a whole render after its first slice, in slices of `sliceSize`.
+///
+/// `makeHarness` builds the graph; it is called twice, and the first graph is rendered to its
+/// end uncounted, so the Swift runtime's type metadata for every path is in place (it is made
+/// once per process, and tests run in parallel): what is counted is the steady state.
+func steadyStateAllocations(sliceSize: Int, _ makeHarness: () throws -> RendersToOutput) throws -> (allocations: Int, slices: Int) {
+    let warmUp = try makeHarness()
+    while case .rendered = try warmUp.output.renderSlice(frameCount: sliceSize) {}
+    let harness = try makeHarness()
+    _ = try harness.output.renderSlice(frameCount: sliceSize)
+    let before = malloc_counter_thread_allocations()
+    var slices = 0
+    while case .rendered = try harness.output.renderSlice(frameCount: sliceSize) { slices += 1 }
+    return (malloc_counter_thread_allocations() - before, slices)
+}
