@@ -3,8 +3,8 @@ import PackageDescription
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`,
 /// with the sample conversions in C in `CAudioKernels`, where they vectorize), neither of
-/// which uses a C library; `SoundFile` wraps libsndfile (`CSamplerate` is declared
-/// for the format converter); `AudioNodes` builds the units on all of them (its presets are embedded from
+/// which uses a C library; `SoundFile` wraps libsndfile, `Resampling` libsamplerate (for the
+/// format converter) and `Loudness` libebur128 (BS.1770 metering); `AudioNodes` builds the units on all of them (its presets are embedded from
 /// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
 /// a library user imports; `AurenderCLI` is the `aurender` command.
 let package = Package(
@@ -28,11 +28,17 @@ let package = Package(
             pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
         ),
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
+        ),
         .target(name: "AudioGraph"),
         .target(name: "CAudioKernels"),
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
         .target(name: "Resampling", dependencies: ["CSamplerate"]),
+        .target(name: "Loudness", dependencies: ["CEbur128"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
@@ -41,7 +47,7 @@ let package = Package(
             dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling"],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling", "AudioNodes"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling", "Loudness", "AudioNodes"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -52,6 +58,7 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
+        .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport"]),
     ],

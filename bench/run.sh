@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|eq|resample|mix|memory|all]   (default: all). Figures print as tables;
+# Usage: bench/run.sh [passthrough|eq|resample|mix|memory|batch|all]   (default: all). Figures print as tables;
 # compare the ratios, not the absolute times: these machines are noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,12 +106,30 @@ memory() {
     rm -f "$work/mem.wav"
 }
 
+batch() {
+    local folder=$work/batch-in minute
+    mkdir -p "$folder"
+    for minute in $(seq -w 1 20); do
+        [ -f "$folder/take-$minute.wav" ] || sox -n -r 44100 -c 2 -b 16 "$folder/take-$minute.wav" \
+            synth 60 pinknoise synth sine mix "$((200 + 37 * 10#$minute))" vol 0.4
+    done
+    echo "## Twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/batch.md" \
+        -n "aurender -j 1" "$aurender --eq 'Bass Booster' -j 1 -o $work/batch-j1 $folder" \
+        -n "aurender -j 2" "$aurender --eq 'Bass Booster' -j 2 -o $work/batch-j2 $folder" \
+        -n "shell loop of ffmpeg -filter_threads 1" \
+        "bash -c 'mkdir -p $work/batch-ff; for f in $folder/*.wav; do ffmpeg -y -v error -filter_threads 1 -i \$f -af $bass_booster_ffmpeg $work/batch-ff/\${f##*/} || exit; done'" >/dev/null
+    cat "$work/batch.md"
+    cmp -s "$work/batch-j1/take-07.wav" "$work/batch-j2/take-07.wav" && echo "-j 1 and -j 2 outputs are byte-identical" || echo "-j 1 and -j 2 outputs differ"
+}
+
 case $which in
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
     mix) mix ;;
     memory) memory ;;
-    all) passthrough; echo; eq; echo; resample; echo; mix; echo; memory ;;
-    *) echo "usage: bench/run.sh [passthrough|eq|resample|mix|memory|all]" >&2; exit 64 ;;
+    batch) batch ;;
+    all) passthrough; echo; eq; echo; resample; echo; mix; echo; memory; echo; batch ;;
+    *) echo "usage: bench/run.sh [passthrough|eq|resample|mix|memory|batch|all]" >&2; exit 64 ;;
 esac
