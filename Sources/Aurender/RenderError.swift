@@ -21,6 +21,10 @@ public enum RenderError: Error, CustomStringConvertible {
     case cannotCreate(path: String, reason: String)
     /// The output would have clipped and the clip policy is `fail`; nothing was written.
     case clipped(path: String, count: ClipCount)
+    /// Normalizing would need a gain that puts the true peak over the ceiling; nothing was written.
+    case truePeakOver(path: String, target: Double, gain: Double, truePeak: Double, ceiling: Double, reachable: Double)
+    /// The input is too quiet to have a loudness (everything under the −70 LUFS gate).
+    case silent(path: String)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
 
@@ -34,8 +38,20 @@ public enum RenderError: Error, CustomStringConvertible {
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
         case .clipped(let path, let count):
             "\(path): \(count.overs) samples would clip; not written (\(Self.clipAdvice(count)))"
+        case .truePeakOver(let path, let target, let gain, let truePeak, let ceiling, let reachable):
+            "\(path): reaching \(Self.format(target)) LUFS needs \(Self.format(gain, signed: true)) dB, which puts the true peak at "
+                + "\(Self.format(truePeak, signed: true)) dBTP, over the \(Self.format(ceiling)) dBTP ceiling; not written "
+                + "(the loudest it can be is \(Self.format(reachable)) LUFS; or use --over-ceiling lower)"
+        case .silent(let path): "\(path): too quiet to normalize (no block reaches the -70 LUFS gate)"
         case .graph(let error): "internal error: \(error)"
         }
+    }
+
+    /// `value` with one decimal, and a + when `signed` and positive.
+    public static func format(_ value: Double, signed: Bool = false) -> String {
+        let tenths = (value * 10).rounded()
+        let text = String(abs(tenths) / 10)
+        return (tenths < 0 ? "-" : (signed && tenths > 0 ? "+" : "")) + text
     }
 
     /// What to do about clipping: the preamp that brings the peak just under full scale.

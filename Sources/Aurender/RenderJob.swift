@@ -1,6 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
+import Loudness
 import Resampling
 import SoundFile
 
@@ -41,6 +42,8 @@ public struct RenderJob {
         public var fadeIn: Double = 0
         /// Seconds of linear fade-out to silence at the end (needs a known length).
         public var fadeOut: Double = 0
+        /// The loudness to normalize to, measured in a first pass; nil renders at the graph's level.
+        public var normalization: LoudnessNormalization?
 
         public init() {}
     }
@@ -77,6 +80,8 @@ public struct RenderJob {
         public var outputFormat: StreamFormat
         /// The RMS level of everything written (1.0 is full scale), before quantization.
         public var rms: Double
+        /// What loudness normalization measured and applied, when asked for.
+        public var normalization: LoudnessNormalization.Outcome?
     }
 
     public var input: String
@@ -93,19 +98,41 @@ public struct RenderJob {
         self.makeProcessing = makeProcessing
     }
 
-    /// Builds and initializes the graph without reading audio, and describes it.
+    /// Builds and initializes the graph without reading audio, and describes it (a loudness
+    /// normalization's gain is found only when rendering, so the plan says what it aims at).
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false).plan(output: output)
+        let gain = options.normalization.map {
+            GainNode(name: "normalize", decibels: 0, purpose: "to \(RenderError.format($0.target)) LUFS, true peak under "
+                     + "\(RenderError.format($0.truePeakCeiling)) dBTP; the gain is measured when rendering")
+        }
+        return try prepare(readingAhead: false, gain: gain).plan(output: output)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
+    /// With a loudness normalization, the graph's output is measured first, then rendered
+    /// again with the gain.
     public func run() throws -> Summary {
-        try prepare(readingAhead: true).run(output: output, options: options)
+        guard let normalization = options.normalization else {
+            return try prepare(readingAhead: true, gain: nil).run(output: output, options: options)
+        }
+        try OutputRendering.refuseSameFile(inputs: [input], output: output)
+        guard input != "-" else { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
+        let measured = try measureLoudness()
+        let outcome = try normalization.outcome(for: measured, path: input)
+        var summary = try prepare(readingAhead: true, gain: GainNode(name: "normalize", decibels: outcome.gain))
+            .run(output: output, options: options)
+        summary.normalization = outcome
+        return summary
     }
 
-    /// Opens the input and builds the graph; `readingAhead` starts the reader's thread
-    /// (a plan reads no audio, so it uses the plain reader).
-    private func prepare(readingAhead: Bool) throws -> PreparedRender {
+    /// The loudness of what the graph renders, without writing it.
+    public func measureLoudness() throws -> LoudnessMeasurement {
+        try LoudnessScan.measure(try prepare(readingAhead: true, gain: nil), path: input)
+    }
+
+    /// Opens the input and builds the graph, with `gain` last before the output; `readingAhead`
+    /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
+    private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let file: SoundFileReader
         do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
@@ -126,6 +153,7 @@ public struct RenderJob {
             } else {
                 chain += try makeProcessing(format)
             }
+            if let gain { chain.append(gain) }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)

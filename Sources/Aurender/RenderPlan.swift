@@ -103,6 +103,8 @@ public struct RenderPlan {
                 + (omitted.isEmpty ? "" : ", bands left out above 0.45 × rate: \(omitted.joined(separator: ", "))")
         case let fade as FadeNode:
             return "fade in over \(fade.fadeInFrames) frames, out over \(fade.fadeOutFrames)"
+        case let gain as GainNode:
+            return gain.purpose ?? "\(RenderError.format(gain.decibels, signed: true)) dB"
         case let mixer as MixerNode:
             return "\(mixer.inputBusCount) buses, \(mixer.streamFormat(scope: .output).map(\.description) ?? "?")"
         default:

@@ -1,6 +1,7 @@
 import AudioDSP
 import AudioGraph
 import FoundationEssentials
+import Loudness
 import SoundFile
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +27,32 @@ public struct RenderReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// What `--normalize` measured and did; levels rounded to 0.01.
+    public struct Normalization: Codable, Equatable, Sendable {
+        public var targetLUFS: Double
+        public var truePeakCeilingDBTP: Double
+        /// The rendered programme's loudness before the gain.
+        public var measuredLUFS: Double?
+        public var loudnessRangeLU: Double
+        public var gainDB: Double
+        /// The loudness and true peak after the gain.
+        public var integratedLUFS: Double
+        public var truePeakDBTP: Double?
+        /// Whether the gain was lowered to keep the true peak under the ceiling.
+        public var lowered: Bool
+
+        init(_ normalization: LoudnessNormalization, _ outcome: LoudnessNormalization.Outcome) {
+            targetLUFS = normalization.target
+            truePeakCeilingDBTP = normalization.truePeakCeiling
+            measuredLUFS = outcome.measured.integrated.map(RenderReport.rounded)
+            loudnessRangeLU = RenderReport.rounded(outcome.measured.range)
+            gainDB = RenderReport.rounded(outcome.gain)
+            integratedLUFS = RenderReport.rounded(outcome.integrated)
+            truePeakDBTP = outcome.truePeak.map(RenderReport.rounded)
+            lowered = outcome.lowered
+        }
+    }
+
     public var aurender: String
     public var inputs: [String]
     public var output: String
@@ -42,11 +69,14 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public var renderSeconds: Double
     public var realtimeFactor: Double?
     public var options: Options
+    /// Present when the render normalized loudness.
+    public var normalization: Normalization?
 
     /// The report of a finished render that took `seconds`.
-    public init(version: String, inputs: [String], output: String, summary: RenderJob.Summary, seconds: Double, options: Options) {
+    public init(version: String, inputs: [String], output: String, summary: RenderJob.Summary, seconds: Double, options: Options,
+                normalization: LoudnessNormalization? = nil) {
         func decibels(_ level: Double) -> Double? {
-            level > 0 ? (20 * log10(level) * 100).rounded() / 100 : nil
+            level > 0 ? Self.rounded(20 * log10(level)) : nil
         }
         aurender = version
         self.inputs = inputs
@@ -64,7 +94,11 @@ public struct RenderReport: Codable, Equatable, Sendable {
         renderSeconds = (seconds * 10000).rounded() / 10000
         realtimeFactor = seconds > 0 ? (durationSeconds / seconds * 10).rounded() / 10 : nil
         self.options = options
+        if let normalization, let outcome = summary.normalization { self.normalization = Normalization(normalization, outcome) }
     }
+
+    /// `value` to two decimals.
+    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
     /// The report as pretty-printed JSON with sorted keys.
     public func json() throws -> String {

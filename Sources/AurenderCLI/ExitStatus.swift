@@ -23,7 +23,8 @@ enum ExitStatus: Int32 {
         case .input(let error): self.init(input: error)
         case .output(let error): self = error.kind == .unsupportedFormat ? .usage : (error.kind == .cannotOpen ? .cannotCreate : .ioError)
         case .cannotCreate: self = .cannotCreate
-        case .clipped: self = .clipped
+        case .clipped, .truePeakOver: self = .clipped
+        case .silent: self = .dataError
         case .graph: self = .software
         }
     }

@@ -6,7 +6,7 @@ import FoundationEssentials
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print container, encoding, channels, rate, frames and duration of each file.",
+        abstract: "Print container, encoding, channels, rate, frames and duration of each file; with --loudness, its loudness.",
         discussion: "A file that cannot be read gets a one-line error; the others are still printed, and the exit status is that of the first failure."
     )
 
@@ -15,6 +15,27 @@ struct InfoCommand: ParsableCommand {
 
     @Flag(help: "Print a JSON array on standard output instead of text.")
     var json = false
+
+    @Flag(help: "Also measure integrated loudness (ITU-R BS.1770-4 / EBU R128, LUFS), loudness range (LU) and true peak (dBTP); reads the whole file.")
+    var loudness = false
+
+    /// A file's loudness, as printed with `--loudness`; levels rounded to 0.01.
+    struct LoudnessInfo: Codable {
+        /// Null when the whole file is below the −70 LUFS gate.
+        var integratedLUFS: Double?
+        var loudnessRangeLU: Double
+        /// Null for digital silence.
+        var truePeakDBTP: Double?
+        var samplePeakDBFS: Double?
+
+        init(_ measurement: LoudnessMeasurement) {
+            func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+            integratedLUFS = measurement.integrated.map(rounded)
+            loudnessRangeLU = rounded(measurement.range)
+            truePeakDBTP = measurement.truePeak.map(rounded)
+            samplePeakDBFS = measurement.samplePeak.map(rounded)
+        }
+    }
 
     /// One file's description, as printed with `--json`.
     struct FileInfo: Codable {
@@ -25,6 +46,7 @@ struct InfoCommand: ParsableCommand {
         var sampleRate: Double
         var frames: Int64?
         var durationSeconds: Double?
+        var loudness: LoudnessInfo?
     }
 
     func validate() throws {
@@ -37,10 +59,20 @@ struct InfoCommand: ParsableCommand {
         for path in files {
             switch withLibraryMessagesSilenced({ Self.open(path) }) {
             case .success(let file):
-                described.append(FileInfo(
+                var info = FileInfo(
                     path: path, container: file.type.name, encoding: file.encoding.name,
                     channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.frameCount,
-                    durationSeconds: file.frameCount.map { Double($0) / file.format.sampleRate }))
+                    durationSeconds: file.frameCount.map { Double($0) / file.format.sampleRate })
+                if loudness {
+                    do {
+                        info.loudness = LoudnessInfo(try withLibraryMessagesSilenced { try LoudnessScan.measure(file) })
+                    } catch {
+                        printError("\(error)")
+                        firstFailure = firstFailure ?? ((error as? SoundFileError).map(ExitStatus.init(input:)) ?? .dataError)
+                        continue
+                    }
+                }
+                described.append(info)
             case .failure(let error):
                 printError(error.description)
                 firstFailure = firstFailure ?? ExitStatus(input: error)
@@ -71,6 +103,15 @@ struct InfoCommand: ParsableCommand {
             Sample rate : \(rate) Hz
             Frames      : \(info.frames.map(String.init) ?? "unknown")
             Duration    : \(info.durationSeconds.map(formatDuration) ?? "unknown")
+            """ + (info.loudness.map(loudnessText) ?? "")
+    }
+
+    static func loudnessText(_ loudness: LoudnessInfo) -> String {
+        func level(_ value: Double?, _ unit: String) -> String { value.map { "\(RenderError.format($0)) \(unit)" } ?? "silent" }
+        return """
+
+            Loudness    : \(loudness.integratedLUFS.map { "\(RenderError.format($0)) LUFS" } ?? "below the -70 LUFS gate") integrated, range \(RenderError.format(loudness.loudnessRangeLU)) LU
+            True peak   : \(level(loudness.truePeakDBTP, "dBTP")) (sample peak \(level(loudness.samplePeakDBFS, "dBFS")))
             """
     }
 

@@ -47,6 +47,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Format conversion")
     var conversion: ConversionOptions
 
+    @OptionGroup(title: "Loudness")
+    var loudness: LoudnessOptions
+
     @Flag(help: "Print the resolved graph (nodes, connections, formats) and exit before reading audio.")
     var dryRun = false
 
@@ -80,6 +83,9 @@ struct RenderCommand: ParsableCommand {
         guard (1...1_048_576).contains(framesPerSlice) else {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
+        if loudness.normalize != nil, batch.outputFolder == nil, output == nil {
+            throw ValidationError("--normalize applies to renders of files, not to graph files")
+        }
         if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
@@ -111,13 +117,15 @@ struct RenderCommand: ParsableCommand {
                 seconds: RenderReport.now() - started,
                 options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
                                               srcQuality: options.sampleRate == nil ? nil : options.converterQuality.name,
-                                              ditherSeed: summary.dither?.seed)))
+                                              ditherSeed: summary.dither?.seed),
+                normalization: options.normalization))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         } catch let error as SoundFileError {
             throw fail(error.description, ExitStatus(input: error))
         }
         reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+        reportNormalization(summary.normalization, output: output, verbose: verbose)
     }
 
     /// The render options the flags ask for, for `input`.
@@ -128,6 +136,7 @@ struct RenderCommand: ParsableCommand {
         options.rawInput = try rawInput.format()
         options.framesPerSlice = framesPerSlice
         options.clipPolicy = onClip
+        options.normalization = loudness.normalization
         let raw = options.rawInput
         try conversion.apply(to: &options) { try SoundFileReader(path: input, raw: raw).format.channelCount }
         return options
@@ -184,6 +193,19 @@ func reportClipping(_ count: ClipCount, output: String, integer: Bool) {
     }
     if count.nonFinite > 0 {
         printError("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
+    }
+}
+
+/// Says what normalizing did: on standard error with `--verbose`, and always when the gain
+/// had to be lowered short of the target.
+func reportNormalization(_ outcome: LoudnessNormalization.Outcome?, output: String, verbose: Bool) {
+    guard let outcome else { return }
+    let levels = "measured \(outcome.measured.integrated.map { RenderError.format($0) } ?? "?") LUFS, gain \(decibels(outcome.gain)) dB, "
+        + "now \(RenderError.format(outcome.integrated)) LUFS, true peak \(outcome.truePeak.map { RenderError.format($0) } ?? "none") dBTP"
+    if outcome.lowered {
+        printError("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling (\(levels))")
+    } else if verbose {
+        printError("normalize: \(levels)")
     }
 }
 

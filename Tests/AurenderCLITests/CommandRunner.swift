@@ -16,8 +16,10 @@ let aurenderPath: String = {
     return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("aurender").path
 }()
 
-/// Runs `aurender` with `arguments`, feeding `input` on standard input.
+/// Runs `aurender` with `arguments`, feeding `input` on standard input (as much of it as the
+/// command reads: one that exits early must not kill the tests with SIGPIPE).
 func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = nil) throws -> CommandResult {
+    signal(SIGPIPE, SIG_IGN)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: aurenderPath)
     process.arguments = arguments
@@ -28,7 +30,7 @@ func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = ni
     process.standardInput = stdin
     try process.run()
     let writer = Thread {
-        if let input { stdin.fileHandleForWriting.write(input) }
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
         try? stdin.fileHandleForWriting.close()
     }
     writer.start()
@@ -74,11 +76,11 @@ struct StreamFormatSummary: Equatable {
 
 func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-/// Writes mono float samples at `rate` to a WAV file at `path`.
-func writeMonoFloats(_ samples: [Float], rate: Int, to path: String) throws {
+/// Writes interleaved float samples of `channels` channels at `rate` to a WAV file at `path`.
+func writeFloats(_ samples: [Float], channels: Int = 1, rate: Int, to path: String) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: .float,
-                                     sampleRate: rate, channelCount: 1)
-    try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count) }
+                                     sampleRate: rate, channelCount: channels)
+    try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count / channels) }
     try writer.finish()
 }

@@ -14,10 +14,10 @@ import Testing
     @Test func differencesAreMeasuredAndToleranceDecides() throws {
         let folder = try TemporaryFolder()
         var samples = [Float](repeating: 0.25, count: 1000)
-        try writeMonoFloats(samples, rate: 8000, to: folder.file("a.wav"))
+        try writeFloats(samples, rate: 8000, to: folder.file("a.wav"))
         samples[700] += 0.001
         samples[900] -= 0.0001
-        try writeMonoFloats(samples, rate: 8000, to: folder.file("b.wav"))
+        try writeFloats(samples, rate: 8000, to: folder.file("b.wav"))
         let exact = try aurender(["diff", folder.file("a.wav"), folder.file("b.wav")])
         #expect(exact.status == 1)
         #expect(exact.output.contains("max difference: -60.0 dBFS\n"))
@@ -32,9 +32,9 @@ import Testing
 
     @Test func lengthAndFormatMismatchesAreReported() throws {
         let folder = try TemporaryFolder()
-        try writeMonoFloats([Float](repeating: 0.1, count: 100), rate: 8000, to: folder.file("a.wav"))
-        try writeMonoFloats([Float](repeating: 0.1, count: 120), rate: 8000, to: folder.file("long.wav"))
-        try writeMonoFloats([Float](repeating: 0.1, count: 100), rate: 16000, to: folder.file("fast.wav"))
+        try writeFloats([Float](repeating: 0.1, count: 100), rate: 8000, to: folder.file("a.wav"))
+        try writeFloats([Float](repeating: 0.1, count: 120), rate: 8000, to: folder.file("long.wav"))
+        try writeFloats([Float](repeating: 0.1, count: 100), rate: 16000, to: folder.file("fast.wav"))
         let length = try aurender(["diff", folder.file("a.wav"), folder.file("long.wav")])
         #expect(length.status == 1)
         #expect(length.output.contains("frames: 100 and 120\n") && length.output.hasSuffix("result: different lengths\n"))

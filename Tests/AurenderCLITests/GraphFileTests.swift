@@ -54,7 +54,7 @@ import Testing
     @Test(arguments: ["1", "64", "4096"])
     func eventsLandOnTheirFrame(slice: String) throws {
         let folder = try TemporaryFolder()
-        try writeMonoFloats([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
+        try writeFloats([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
         try write("""
             {"nodes": [{"name": "in", "type": "file", "path": "tone.wav"},
                        {"name": "mix", "type": "mixer", "channels": 1},

@@ -9,8 +9,8 @@ import Testing
     @Test func twoSignalsMixToTheirWeightedSum() throws {
         let folder = try TemporaryFolder()
         let a = Signal.noise(frames: 9000, amplitude: 0.4, seed: 1), b = Signal.noise(frames: 6000, amplitude: 0.4, seed: 2)
-        try writeMonoFloats(a, rate: 8000, to: folder.file("a.wav"))
-        try writeMonoFloats(b, rate: 8000, to: folder.file("b.wav"))
+        try writeFloats(a, rate: 8000, to: folder.file("a.wav"))
+        try writeFloats(b, rate: 8000, to: folder.file("b.wav"))
         let result = try aurender(["mix", folder.file("a.wav") + "@gain=-6", folder.file("b.wav") + "@start=1000f",
                                    "--rate", "8000", "--channels", "1", "-o", folder.file("mix.wav")])
         #expect(result.status == 0, "\(result.standardError)")
@@ -24,7 +24,7 @@ import Testing
 
     @Test func panAndMute() throws {
         let folder = try TemporaryFolder()
-        try writeMonoFloats([Float](repeating: 0.5, count: 100), rate: 8000, to: folder.file("one.wav"))
+        try writeFloats([Float](repeating: 0.5, count: 100), rate: 8000, to: folder.file("one.wav"))
         #expect(try aurender(["mix", folder.file("one.wav") + "@pan=-1", folder.file("one.wav") + "@mute",
                               "-o", folder.file("left.wav")]).status == 0)
         let (format, left) = try samples(of: folder.file("left.wav"))

@@ -9,7 +9,7 @@ import Testing
 
     @Test func aRenderReportsItsLevelsAndOptions() throws {
         let folder = try TemporaryFolder()
-        try writeMonoFloats(Signal.sine(frequency: 1000, sampleRate: 48000, frames: 48000, amplitude: 0.5), rate: 48000,
+        try writeFloats(Signal.sine(frequency: 1000, sampleRate: 48000, frames: 48000, amplitude: 0.5), rate: 48000,
                             to: folder.file("tone.wav"))
         let result = try aurender([folder.file("tone.wav"), folder.file("out.flac"), "--json", "--report", folder.file("r.json")])
         #expect(result.status == 0, "\(result.standardError)")
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aMixReportsItsInputsAndClipping() throws {
         let folder = try TemporaryFolder()
-        try writeMonoFloats([Float](repeating: 0.75, count: 800), rate: 8000, to: folder.file("a.wav"))
+        try writeFloats([Float](repeating: 0.75, count: 800), rate: 8000, to: folder.file("a.wav"))
         let result = try aurender(["mix", folder.file("a.wav"), folder.file("a.wav"), "--channels", "1", "--bits", "16",
                                    "-o", folder.file("mix.wav"), "--json"])
         #expect(result.status == 0)

@@ -1,0 +1,45 @@
+import AudioDSP
+import AudioGraph
+import Loudness
+import SoundFile
+
+/// Measures loudness: of a file as it is (`aurender info --loudness`), or of what a prepared
+/// graph renders (the first pass of `--normalize`).
+public enum LoudnessScan {
+    /// Frames read or rendered per step.
+    static let blockFrames = 16384
+
+    /// The loudness of everything in `file`, read from where it stands to its end.
+    public static func measure(_ file: SoundFileReader) throws -> LoudnessMeasurement {
+        let meter = try meter(for: file.format, path: file.path)
+        var block = [Float](repeating: 0, count: blockFrames * file.format.channelCount)
+        try block.withUnsafeMutableBufferPointer { block in
+            while true {
+                let frames = try file.read(into: block.baseAddress!, frames: blockFrames)
+                try meter.add(block.baseAddress!, frames: frames)
+                if frames < blockFrames { break }
+            }
+        }
+        return meter.measurement()
+    }
+
+    /// The loudness of `render`'s output, pulled to its end (the graph cannot render again).
+    static func measure(_ render: PreparedRender, path: String) throws -> LoudnessMeasurement {
+        let meter = try meter(for: render.format, path: path)
+        let frameLimit = min(blockFrames, render.outputNode.maximumFramesPerSlice)
+        var block = [Float](repeating: 0, count: frameLimit * render.format.channelCount)
+        try block.withUnsafeMutableBufferPointer { block in
+            while case .rendered(let frames) = try render.outputNode.renderSlice(frameCount: frameLimit) {
+                _ = SampleConversion.interleave(render.outputNode.buffers, frames: frames, into: block.baseAddress!)
+                try meter.add(block.baseAddress!, frames: frames)
+            }
+        }
+        return meter.measurement()
+    }
+
+    private static func meter(for format: StreamFormat, path: String) throws -> LoudnessMeter {
+        do { return try LoudnessMeter(channelCount: format.channelCount, sampleRate: Int(format.sampleRate)) } catch {
+            throw RenderError.usage("\(path): \(error)")
+        }
+    }
+}
