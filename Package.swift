@@ -54,13 +54,14 @@ let package = Package(
         ),
         .target(name: "MallocCounter", path: "Tests/MallocCounter"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport"]),
-        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport"]),
+        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -24,7 +24,7 @@ public enum LoudnessScan {
     }
 
     /// The loudness of `render`'s output, pulled to its end (the graph cannot render again).
-    static func measure(_ render: PreparedRender, path: String) throws -> LoudnessMeasurement {
+    static func measure(_ render: PreparedRender, path: String, progress: RenderProgress?) throws -> LoudnessMeasurement {
         let meter = try meter(for: render.format, path: path)
         let frameLimit = min(blockFrames, render.outputNode.maximumFramesPerSlice)
         var block = [Float](repeating: 0, count: frameLimit * render.format.channelCount)
@@ -32,6 +32,7 @@ public enum LoudnessScan {
             while case .rendered(let frames) = try render.outputNode.renderSlice(frameCount: frameLimit) {
                 _ = SampleConversion.interleave(render.outputNode.buffers, frames: frames, into: block.baseAddress!)
                 try meter.add(block.baseAddress!, frames: frames)
+                progress?.add(frames)
             }
         }
         return meter.measurement()

@@ -49,7 +49,9 @@ public struct MixJob {
 
     /// Mixes, leaving either a complete output or none (and an existing one untouched).
     public func run() throws -> RenderJob.Summary {
-        try prepare(readingAhead: true).run(output: output, options: options)
+        let prepared = try prepare(readingAhead: true)
+        options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
+        return try prepared.run(output: output, options: options)
     }
 
     private func prepare(readingAhead: Bool) throws -> PreparedRender {
@@ -66,13 +68,13 @@ public struct MixJob {
         var branches: [RenderPlan.Branch] = []
         var readers: [FileSource] = []
         var tail: [AudioNode] = []
+        var length: Int64? = 0
         do {
             try mixFormat.validate()
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
             let mixer = try MixerNode(inputBusCount: inputs.count, output: mixFormat)
             try mixer.setParameter(MixerNode.masterVolume, Float(volume))
             try graph.addNode(mixer)
-            var length: Int64? = 0
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
                 let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
                 readers.append(reader)
@@ -121,6 +123,7 @@ public struct MixJob {
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: files[0], format: mixFormat)
         return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
                               format: mixFormat, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options))
+                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options),
+                              expectedFrames: length)
     }
 }

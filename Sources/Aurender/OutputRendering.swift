@@ -141,6 +141,7 @@ enum OutputRendering {
                     return frames
                 }
                 if frames == 0 { break }
+                options.progress?.add(frames)
             }
             try writer.finish()
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {

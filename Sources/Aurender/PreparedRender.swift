@@ -18,6 +18,8 @@ struct PreparedRender {
     let type: SoundFileType
     let encoding: SoundFileEncoding
     let dither: TPDFDither?
+    /// The frames the output will have, when the inputs' lengths are known.
+    var expectedFrames: Int64?
 
     /// The resolved graph, as `--dry-run` prints it.
     func plan(output: String) -> RenderPlan {

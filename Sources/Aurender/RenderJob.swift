@@ -44,6 +44,8 @@ public struct RenderJob {
         public var fadeOut: Double = 0
         /// The loudness to normalize to, measured in a first pass; nil renders at the graph's level.
         public var normalization: LoudnessNormalization?
+        /// Where the render counts the frames it has done, for a progress display.
+        public var progress: RenderProgress?
 
         public init() {}
     }
@@ -113,21 +115,20 @@ public struct RenderJob {
     /// again with the gain.
     public func run() throws -> Summary {
         guard let normalization = options.normalization else {
-            return try prepare(readingAhead: true, gain: nil).run(output: output, options: options)
+            let prepared = try prepare(readingAhead: true, gain: nil)
+            options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
+            return try prepared.run(output: output, options: options)
         }
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         guard input != "-" else { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
-        let measured = try measureLoudness()
+        let first = try prepare(readingAhead: true, gain: nil)
+        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
+        let measured = try LoudnessScan.measure(first, path: input, progress: options.progress)
         let outcome = try normalization.outcome(for: measured, path: input)
         var summary = try prepare(readingAhead: true, gain: GainNode(name: "normalize", decibels: outcome.gain))
             .run(output: output, options: options)
         summary.normalization = outcome
         return summary
-    }
-
-    /// The loudness of what the graph renders, without writing it.
-    public func measureLoudness() throws -> LoudnessMeasurement {
-        try LoudnessScan.measure(try prepare(readingAhead: true, gain: nil), path: input)
     }
 
     /// Opens the input and builds the graph, with `gain` last before the output; `readingAhead`
@@ -140,6 +141,7 @@ public struct RenderJob {
         let graph = Graph()
         let outputNode = GenericOutput()
         var chain: [AudioNode] = []
+        var expectedFrames: Int64?
         do {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
             var format = reader.format
@@ -147,8 +149,8 @@ public struct RenderJob {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
-            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate,
-                                                       totalFrames: file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }) {
+            expectedFrames = file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
+            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate, totalFrames: expectedFrames) {
                 chain += try makeProcessing(format) + [fade]
             } else {
                 chain += try makeProcessing(format)
@@ -170,7 +172,8 @@ public struct RenderJob {
         let processed = OutputRendering.isProcessing(chain)
         return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options))
+                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options),
+                              expectedFrames: expectedFrames)
     }
 
 }

@@ -101,11 +101,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
     /// The report as pretty-printed JSON with sorted keys.
-    public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
+    public func json() throws -> String { try ReportJSON.text(self) }
 
     /// Seconds on a monotonic clock, for timing renders.
     public static func now() -> Double {

@@ -38,52 +38,88 @@ extension RenderCommand {
     }
 
     /// Renders every input (files, or audio files in folders) into `folder`, `-j` at a time; a
-    /// failing file does not stop the others. Prints a summary; exits with the first failure's status.
+    /// failing file does not stop the others. Prints a summary (on a terminal, or when a file
+    /// failed), writes the batch report if asked, and exits with the first failure's status.
     func renderBatch(into folder: String) throws {
         let items = try batchItems(into: folder)
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let jobs = max(1, batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        var failures = [(item: BatchItem, message: String, status: ExitStatus)?](repeating: nil, count: items.count)
-        var warnings: [String] = []
-        var skipped = [Bool](repeating: false, count: items.count)
-        let next = BatchCounter()
-        withLibraryMessagesSilenced {
+        let started = RenderReport.now()
+        let outcomes: [BatchOutcome] = withLibraryMessagesSilenced {
+            let display = console.showsProgress
+                ? ProgressDisplay(label: "", fileCount: items.count, totalSeconds: totalSeconds(of: items)) : nil
+            defer { display?.stop() }
+            let next = BatchCounter(), results = BatchResults(count: items.count)
             let group = DispatchGroup()
             let queue = DispatchQueue(label: "aurender.batch", attributes: .concurrent)
-            let results = BatchResults(count: items.count)
             for _ in 0..<min(jobs, items.count) {
                 queue.async(group: group) {
                     while let index = next.take(below: items.count) {
-                        results.store(index, render(items[index], preset: preset))
+                        results.store(index, render(items[index], preset: preset, display: display))
                     }
                 }
             }
             group.wait()
-            for index in items.indices {
-                switch results.outcome(index) {
-                case .skipped: skipped[index] = true
-                case .failed(let message, let status): failures[index] = (items[index], message, status)
-                case .warned(let message): warnings.append(message)
-                case .rendered, nil: break
+            return results.all()
+        }
+        let seconds = RenderReport.now() - started
+        var failures: [(message: String, status: ExitStatus)] = []
+        var audioSeconds = 0.0
+        for outcome in outcomes {
+            switch outcome {
+            case .rendered(let report, let warnings):
+                audioSeconds += report.durationSeconds
+                for warning in warnings { printError(warning) }
+                if console.verbose {
+                    printError("\(report.inputs[0]) -> \(report.output): \(report.renderSeconds) s "
+                               + "(\(realtimeText(audioSeconds: report.durationSeconds, wallSeconds: report.renderSeconds)))")
                 }
+            case .failed(let message, let status):
+                printError(message)
+                failures.append((message, status))
+            case .skipped: break
             }
         }
-        for warning in warnings { printError(warning) }
-        for failure in failures.compactMap({ $0 }) { printError(failure.message) }
-        let failed = failures.compactMap { $0 }.count, skips = skipped.filter { $0 }.count
-        printError("\(items.count - failed - skips) rendered, \(skips) skipped, \(failed) failed")
-        if let first = failures.compactMap({ $0 }).first { throw ExitCode(first.status.rawValue) }
+        let skips = outcomes.filter { if case .skipped = $0 { true } else { false } }.count
+        if console.showsNotes || !failures.isEmpty {
+            printError("\(items.count - failures.count - skips) rendered, \(skips) skipped, \(failures.count) failed"
+                       + (console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
+                          + "(\(realtimeText(audioSeconds: audioSeconds, wallSeconds: seconds)))" : ""))
+        }
+        var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
+        for (item, outcome) in zip(items, outcomes) {
+            switch outcome {
+            case .rendered(let rendered, _): report.rendered.append(rendered)
+            case .skipped: report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
+            case .failed(let message, let status):
+                report.failed.append(BatchReport.NotRendered(input: item.input, output: item.output, error: message, exitStatus: status.rawValue))
+            }
+        }
+        try reporting.emit(report)
+        if let first = failures.first { throw ExitCode(first.status.rawValue) }
     }
 
     /// What became of one file.
     enum BatchOutcome {
-        case rendered
-        case warned(String)
+        /// Written, with its report and the warnings it raised.
+        case rendered(RenderReport, warnings: [String])
         case skipped
+        /// Not written: the one-line message and the exit status it maps to.
         case failed(String, ExitStatus)
     }
 
-    private func render(_ item: BatchItem, preset: EQPreset?) -> BatchOutcome {
+    /// The seconds of audio all the inputs hold (twice over when normalizing, which reads
+    /// each twice), or nil when a length is unknown; read from the files' headers.
+    private func totalSeconds(of items: [BatchItem]) -> Double? {
+        var total = 0.0
+        for item in items {
+            guard let file = try? SoundFileReader(path: item.input), let frames = file.frameCount else { return nil }
+            total += Double(frames) / file.format.sampleRate
+        }
+        return total * (loudness.normalize == nil ? 1 : 2)
+    }
+
+    private func render(_ item: BatchItem, preset: EQPreset?, display: ProgressDisplay?) -> BatchOutcome {
         var status = stat(), existing = stat()
         if stat(item.output, &existing) == 0 {
             if batch.skipExisting { return .skipped }
@@ -94,15 +130,20 @@ extension RenderCommand {
         }
         let slash = item.output.lastIndex(of: "/").map { String(item.output[..<$0]) }
         if let slash { makeFolders(slash) }
+        let progress = RenderProgress()
+        display?.track(progress)
+        defer { display?.finish(progress) }
         do {
-            let job = RenderJob(input: item.input, output: item.output, options: try renderOptions(for: item.input)) { _ in
+            var options = try renderOptions(for: item.input)
+            options.progress = progress
+            let job = RenderJob(input: item.input, output: item.output, options: options) { _ in
                 try equalizer.makeNodes(for: preset)
             }
+            let started = RenderReport.now()
             let summary = try job.run()
-            if summary.clipCount.overs > 0, summary.outputEncoding.integerBits != nil {
-                return .warned("\(item.output): \(summary.clipCount.overs) samples clipped; \(RenderError.clipAdvice(summary.clipCount))")
-            }
-            return .rendered
+            return .rendered(report(input: item.input, output: item.output, summary: summary, seconds: RenderReport.now() - started,
+                                    options: options, preset: preset),
+                             warnings: RenderMessages.warnings(summary, output: item.output))
         } catch let error as RenderError {
             return .failed(error.description, ExitStatus(error))
         } catch let error as SoundFileError {
@@ -194,5 +235,6 @@ private final class BatchResults: @unchecked Sendable {
         lock.signal()
     }
 
-    func outcome(_ index: Int) -> RenderCommand.BatchOutcome? { outcomes[index] }
+    /// Every outcome, once all the workers have finished.
+    func all() -> [RenderCommand.BatchOutcome] { outcomes.map { $0 ?? .skipped } }
 }

@@ -79,9 +79,7 @@ struct InfoCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(described), as: UTF8.self))
+            print(try ReportJSON.text(described))
         } else {
             print(described.map(Self.text).joined(separator: "\n\n"))
         }

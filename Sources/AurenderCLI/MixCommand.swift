@@ -51,6 +51,9 @@ struct MixCommand: ParsableCommand {
     @Flag(help: "Print the resolved graph and exit before reading audio.")
     var dryRun = false
 
+    @OptionGroup(title: "Messages")
+    var console: ConsoleOptions
+
     @OptionGroup(title: "Reports")
     var reporting: ReportOptions
 
@@ -82,9 +85,14 @@ struct MixCommand: ParsableCommand {
                 print(format == .dot ? resolved.dot : resolved.text)
                 return
             }
+            if console.verbose { printError(try job.plan().text) }
             let started = RenderReport.now()
-            let summary = try withLibraryMessagesSilenced { try job.run() }
-            reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
+            let summary = try console.run(label: output) { progress in
+                job.options.progress = progress
+                return try job.run()
+            }
+            if console.verbose { printError(RenderCommand.timing(summary, seconds: RenderReport.now() - started)) }
+            for message in RenderMessages.warnings(summary, output: output) { printError(message) }
             try reporting.emit(RenderReport(version: AurenderVersion.string, inputs: job.inputs.map(\.path), output: output,
                                             summary: summary, seconds: RenderReport.now() - started,
                                             options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,

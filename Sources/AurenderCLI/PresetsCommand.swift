@@ -61,10 +61,8 @@ struct PresetsCommand: ParsableCommand {
             let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
             do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(error)) }
         } else if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let infos = presets.map { PresetInfo(name: $0.name, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
-            print(String(decoding: try encoder.encode(infos), as: UTF8.self))
+            print(try ReportJSON.text(infos))
         } else {
             print(table(presets))
         }

@@ -60,8 +60,8 @@ struct RenderCommand: ParsableCommand {
                                valueName: "policy"))
     var onClip: RenderJob.ClipPolicy = .warn
 
-    @Flag(help: "Describe the graph and the EQ design on standard error.")
-    var verbose = false
+    @OptionGroup(title: "Messages")
+    var console: ConsoleOptions
 
     @OptionGroup(title: "Reports")
     var reporting: ReportOptions
@@ -96,10 +96,11 @@ struct RenderCommand: ParsableCommand {
         if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
         let summary: RenderJob.Summary
+        let verbose = console.verbose
         do {
             let options = try renderOptions(for: input)
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
-            let job = RenderJob(input: input, output: output, options: options) { _ in
+            var job = RenderJob(input: input, output: output, options: options) { _ in
                 let nodes = try equalizer.makeNodes(for: preset)
                 if verbose { describe(preset: preset, nodes: nodes) }
                 return nodes
@@ -111,21 +112,37 @@ struct RenderCommand: ParsableCommand {
             }
             if verbose { printError(try job.plan().text) }
             let started = RenderReport.now()
-            summary = try verbose ? job.run() : withLibraryMessagesSilenced { try job.run() }
-            try reporting.emit(RenderReport(
-                version: AurenderVersion.string, inputs: [input], output: output, summary: summary,
-                seconds: RenderReport.now() - started,
-                options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
-                                              srcQuality: options.sampleRate == nil ? nil : options.converterQuality.name,
-                                              ditherSeed: summary.dither?.seed),
-                normalization: options.normalization))
+            summary = try console.run(label: input) { progress in
+                job.options.progress = progress
+                return try job.run()
+            }
+            let seconds = RenderReport.now() - started
+            if verbose { printError(Self.timing(summary, seconds: seconds)) }
+            try reporting.emit(report(input: input, output: output, summary: summary, seconds: seconds, options: options, preset: preset))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         } catch let error as SoundFileError {
             throw fail(error.description, ExitStatus(input: error))
         }
-        reportClipping(summary.clipCount, output: output, integer: summary.outputEncoding.integerBits != nil)
-        reportNormalization(summary.normalization, output: output, verbose: verbose)
+        for message in RenderMessages.warnings(summary, output: output) { printError(message) }
+        if verbose, let note = RenderMessages.normalizationNote(summary) { printError(note) }
+    }
+
+    /// The report of one finished render, with the options that shaped it.
+    func report(input: String, output: String, summary: RenderJob.Summary, seconds: Double, options: RenderJob.Options,
+                preset: EQPreset?) -> RenderReport {
+        RenderReport(version: AurenderVersion.string, inputs: [input], output: output, summary: summary, seconds: seconds,
+                     options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
+                                                   srcQuality: options.sampleRate == nil ? nil : options.converterQuality.name,
+                                                   ditherSeed: summary.dither?.seed),
+                     normalization: options.normalization)
+    }
+
+    /// What a finished render took: `rendered 3.0 s of audio in 0.025 s (120× realtime)`.
+    static func timing(_ summary: RenderJob.Summary, seconds: Double) -> String {
+        let audio = Double(summary.frames) / summary.outputFormat.sampleRate
+        return "rendered \(RenderError.format(audio)) s of audio in \((seconds * 1000).rounded() / 1000) s "
+            + "(\(realtimeText(audioSeconds: audio, wallSeconds: seconds)))"
     }
 
     /// The render options the flags ask for, for `input`.
@@ -161,8 +178,8 @@ struct RenderCommand: ParsableCommand {
                 print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
                 return
             }
-            let summary = try withLibraryMessagesSilenced { try job.run() }
-            reportClipping(summary.clipCount, output: "graph output", integer: summary.outputEncoding.integerBits != nil)
+            let summary = try console.verbose ? job.run() : withLibraryMessagesSilenced { try job.run() }
+            for message in RenderMessages.warnings(summary, output: "graph output") { printError(message) }
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         }
@@ -183,30 +200,6 @@ struct RenderCommand: ParsableCommand {
 /// How `--plan` prints the graph.
 enum PlanFormat: String, ExpressibleByArgument {
     case text, dot
-}
-
-/// Warns on standard error about samples that could not be written as they were.
-func reportClipping(_ count: ClipCount, output: String, integer: Bool) {
-    if count.overs > 0 {
-        printError("\(output): \(count.overs) samples " + (integer ? "clipped" : "beyond full scale (kept in the float output)")
-                   + "; \(RenderError.clipAdvice(count))")
-    }
-    if count.nonFinite > 0 {
-        printError("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
-    }
-}
-
-/// Says what normalizing did: on standard error with `--verbose`, and always when the gain
-/// had to be lowered short of the target.
-func reportNormalization(_ outcome: LoudnessNormalization.Outcome?, output: String, verbose: Bool) {
-    guard let outcome else { return }
-    let levels = "measured \(outcome.measured.integrated.map { RenderError.format($0) } ?? "?") LUFS, gain \(decibels(outcome.gain)) dB, "
-        + "now \(RenderError.format(outcome.integrated)) LUFS, true peak \(outcome.truePeak.map { RenderError.format($0) } ?? "none") dBTP"
-    if outcome.lowered {
-        printError("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling (\(levels))")
-    } else if verbose {
-        printError("normalize: \(levels)")
-    }
 }
 
 /// Options describing a headerless input, which has no header to say its format.

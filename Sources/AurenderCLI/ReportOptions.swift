@@ -3,7 +3,7 @@ import Aurender
 
 /// The options that make a render print or write its report.
 struct ReportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write a JSON report of the render (levels, clipping, timing, options) to this file.",
+    @Option(help: ArgumentHelp("Write a JSON report of the render (levels, clipping, timing, options) to this file; with -o, of every file.",
                                valueName: "file.json"))
     var report: String?
 
@@ -11,9 +11,9 @@ struct ReportOptions: ParsableArguments {
     var json = false
 
     /// Prints and writes `report` as asked; the file is written atomically.
-    func emit(_ report: RenderReport) throws {
+    func emit<Report: Encodable>(_ report: Report) throws {
         guard json || self.report != nil else { return }
-        let text = try report.json() + "\n"
+        let text = try ReportJSON.text(report) + "\n"
         if json { print(text, terminator: "") }
         guard let path = self.report else { return }
         do { try OutputFile.write(text: text, to: path) } catch { throw fail(error.description, ExitStatus(error)) }

@@ -30,7 +30,75 @@ import Testing
         #expect(again.standardError.hasSuffix("3 skipped, 1 failed\n"))
         let newer = try aurender(["-o", folder.file("out"), folder.file("in/music.wav"), "--newer"])
         #expect(newer.status == 0)
-        #expect(newer.standardError == "aurender: 0 rendered, 1 skipped, 0 failed\n")
+        #expect(newer.standardError == "", "off a terminal, a batch without failures prints nothing")
+        let verbose = try aurender(["-o", folder.file("out"), folder.file("in/music.wav"), "--newer", "--verbose"])
+        #expect(verbose.standardError.hasPrefix("aurender: 0 rendered, 1 skipped, 0 failed; 0:00 of audio in "), "\(verbose.standardError)")
+    }
+
+    @Test func quietKeepsTheErrorsAndTheFailureSummary() throws {
+        let folder = try makeInputs()
+        let result = try aurender(["-q", "-o", folder.file("out"), folder.file("in/music.wav"), folder.file("in/bad.wav")])
+        #expect(result.status == 65)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("aurender: \(folder.file("in/bad.wav")): "), "\(result.standardError)")
+        #expect(lines.last == "aurender: 1 rendered, 0 skipped, 1 failed")
+    }
+
+    @Test func verboseTimesEachFile() throws {
+        let folder = try makeInputs()
+        let result = try aurender(["-v", "-j", "1", "-o", folder.file("out"), folder.file("in/music.wav"), folder.file("in/speech.flac")])
+        #expect(result.status == 0)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.standardError)")
+        #expect(lines.first?.hasPrefix("aurender: \(folder.file("in/music.wav")) -> \(folder.file("out/music.wav")): ") == true)
+        #expect(lines.first?.hasSuffix("× realtime)") == true)
+        #expect(lines.last?.hasPrefix("aurender: 2 rendered, 0 skipped, 0 failed; 0:09 of audio in ") == true, "3 s + 5.3 s of audio")
+    }
+
+    @Test func aBatchReportListsEveryFile() throws {
+        let folder = try makeInputs()
+        let result = try aurender(["--eq", "Pop", "--preamp", "auto", "-o", folder.file("out"), "-r", folder.file("in"),
+                                   "--report", folder.file("report.json"), "--json"])
+        #expect(result.status == 65)
+        let printed = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("report.json")))) as? [String: Any])
+        #expect(Set(printed.keys) == ["aurender", "rendered", "skipped", "failed"])
+        #expect(NSDictionary(dictionary: printed).isEqual(to: written) || printed.count == written.count)
+        let rendered = try #require(printed["rendered"] as? [[String: Any]])
+        #expect(rendered.map { $0["output"] as? String } == ["music.wav", "speech.flac", "sub/music.ogg"].map { folder.file("out/" + $0) })
+        for report in rendered {
+            #expect(Set(report.keys) == ReportTests.keys)
+            #expect((report["options"] as? [String: Any])?["eqPreset"] as? String == "Pop")
+        }
+        let failed = try #require(printed["failed"] as? [[String: Any]])
+        #expect(failed.count == 1)
+        #expect(failed.first?["input"] as? String == folder.file("in/bad.wav"))
+        #expect(failed.first?["exitStatus"] as? Int == 65)
+        #expect((failed.first?["error"] as? String)?.hasPrefix(folder.file("in/bad.wav") + ": ") == true)
+        #expect((printed["skipped"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aFileThatFillsTheDiskFailsAloneAndLeavesNothing() throws {
+        // A file-size limit stands in for a full disk: writes past it fail as they would on one.
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: false)
+        let command = "trap '' XFSZ; ulimit -f 600; exec '\(aurenderPath)' -j 1 -o '\(folder.file("out"))' "
+            + "'\(fixture("speech.flac"))' '\(fixture("music.wav"))' '\(fixture("speech.wav"))'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let messages = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74, "\(messages)")
+        let lines = messages.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("aurender: \(folder.file("out/music.wav")): ") && lines[0].hasSuffix(": File too large"),
+                "\(messages)")
+        #expect(lines.last == "aurender: 2 rendered, 0 skipped, 1 failed")
+        #expect(outputs(folder.file("out")) == ["speech.flac", "speech.wav"], "the 529 kB output over the 307 kB limit was not left half-written")
+        #expect(bytes(folder.file("out/speech.wav")) == bytes(fixture("speech.wav")), "the files after it are whole")
     }
 
     @Test func oneJobAndTwoJobsMakeTheSameBytes() throws {

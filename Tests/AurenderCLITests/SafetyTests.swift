@@ -167,4 +167,33 @@ import Testing
         #expect(terminated.status == 143)
         #expect(terminated.left.isEmpty)
     }
+
+    @Test func interruptingABatchKeepsFinishedOutputsAndRemovesTheRest() throws {
+        // Two raw inputs, two jobs: one a file that finishes, one a pipe that never ends.
+        let folder = try TemporaryFolder()
+        let pcm = Data((0..<88200).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        try pcm.write(to: URL(fileURLWithPath: folder.file("done.raw")))
+        #expect(mkfifo(folder.file("endless.raw"), 0o600) == 0)
+        let feeder = open(folder.file("endless.raw"), O_RDWR)
+        defer { close(feeder) }
+        _ = Data(count: 8000).withUnsafeBytes { write(feeder, $0.baseAddress, 8000) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: aurenderPath)
+        process.arguments = ["-j", "2", "-o", folder.file("out"), folder.file("done.raw"), folder.file("endless.raw"),
+                             "--input-type", "raw", "--input-rate", "44100", "--input-channels", "2", "--input-bits", "16"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func outputs() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.file("out")))?.sorted() ?? [] }
+        var waited = 0
+        while !(outputs().count == 2 && outputs()[0].hasPrefix(".endless.raw.aurender-") && outputs()[1] == "done.raw"), waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(outputs().count == 2 && outputs().contains("done.raw"), "one output done, one under way: \(outputs())")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(outputs() == ["done.raw"])
+        #expect(bytes(folder.file("out/done.raw")) == pcm, "the finished output is whole")
+    }
 }

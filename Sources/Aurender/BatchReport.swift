@@ -1,0 +1,45 @@
+import FoundationEssentials
+
+/// What a batch render made, for machines: `--report FILE.json` and `--json` with `-o FOLDER`.
+///
+/// Each rendered file has the report a single render gives; skipped and failed files name
+/// their input and output, and a failure its one-line error and exit status.
+public struct BatchReport: Codable, Equatable, Sendable {
+    /// A file that was not rendered.
+    public struct NotRendered: Codable, Equatable, Sendable {
+        public var input: String
+        public var output: String
+        /// The error, as printed; nil for a skipped file.
+        public var error: String?
+        /// The exit status this failure alone would give; nil for a skipped file.
+        public var exitStatus: Int32?
+
+        public init(input: String, output: String, error: String? = nil, exitStatus: Int32? = nil) {
+            self.input = input
+            self.output = output
+            self.error = error
+            self.exitStatus = exitStatus
+        }
+    }
+
+    public var aurender: String
+    public var rendered: [RenderReport]
+    public var skipped: [NotRendered]
+    public var failed: [NotRendered]
+
+    public init(version: String, rendered: [RenderReport], skipped: [NotRendered], failed: [NotRendered]) {
+        aurender = version
+        self.rendered = rendered
+        self.skipped = skipped
+        self.failed = failed
+    }
+}
+
+/// How reports and listings are printed: pretty JSON with sorted keys, slashes unescaped.
+public enum ReportJSON {
+    public static func text<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,33 @@
+import Aurender
+
+/// The lines a finished render has to say about its output, besides its report.
+enum RenderMessages {
+    /// Warnings about samples that could not be written as they were, and about a loudness
+    /// normalization that fell short of its target: printed even with `--quiet`.
+    static func warnings(_ summary: RenderJob.Summary, output: String) -> [String] {
+        var lines: [String] = []
+        let count = summary.clipCount, integer = summary.outputEncoding.integerBits != nil
+        if count.overs > 0 {
+            lines.append("\(output): \(count.overs) samples " + (integer ? "clipped" : "beyond full scale (kept in the float output)")
+                         + "; \(RenderError.clipAdvice(count))")
+        }
+        if count.nonFinite > 0 {
+            lines.append("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
+        }
+        if let outcome = summary.normalization, outcome.lowered {
+            lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
+                         + levels(outcome) + ")")
+        }
+        return lines
+    }
+
+    /// What normalizing did, for `--verbose`.
+    static func normalizationNote(_ summary: RenderJob.Summary) -> String? {
+        summary.normalization.map { "normalize: " + levels($0) }
+    }
+
+    private static func levels(_ outcome: LoudnessNormalization.Outcome) -> String {
+        "measured \(outcome.measured.integrated.map { RenderError.format($0) } ?? "?") LUFS, gain \(decibels(outcome.gain)) dB, "
+            + "now \(RenderError.format(outcome.integrated)) LUFS, true peak \(outcome.truePeak.map { RenderError.format($0) } ?? "none") dBTP"
+    }
+}
