@@ -2,7 +2,7 @@
 APT_PACKAGES = libsndfile1-dev libsamplerate0-dev libebur128-dev pkg-config
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test bench man pattern-rule-check
 
 ## Installs the C libraries from Debian's packages, if pkg-config cannot find them.
 deps:
@@ -15,12 +15,38 @@ demo: deps
 	swift build -c release
 	mkdir -p out
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
-	.build/release/aurender info out/music-bass-booster.wav
+	.build/release/aurender info --loudness out/music-bass-booster.wav
 
-## Runs every test.
+## Runs every test, then the README's Makefile pattern rule with make -j2.
 test: deps
 	swift test
+	$(MAKE) pattern-rule-check
 
 ## Runs the benchmarks against sndfile-convert, SoX and FFmpeg (installs them if missing).
 bench: deps
-	bench/run.sh
+	bench/run.sh $(BENCH)
+
+## Writes the manual page, out/aurender.1, from the command's own help.
+man: deps
+	swift package generate-manual --configuration debug
+	mkdir -p out
+	cp .build/plugins/GenerateManual/outputs/AurenderCLI/aurender.1 out/aurender.1
+
+# The README's pattern rule, as a user's Makefile has it: every WAV in in/ becomes out/%.wav.
+# Here in/ is fixtures/ and out/ is out/make/; the binary is the one `swift test` built.
+AURENDER ?= .build/debug/aurender
+MAKE_OUTPUTS = $(patsubst fixtures/%.wav,out/make/%.wav,$(wildcard fixtures/*.wav))
+
+out/make/%.wav: fixtures/%.wav
+	@mkdir -p $(@D)
+	$(AURENDER) --quiet --eq "Bass Booster" $< $@
+
+## Builds the pattern rule's outputs two at a time, checks them against a batch render of the
+## same files, and checks that make then finds them up to date.
+pattern-rule-check:
+	rm -rf out/make out/make-batch
+	$(MAKE) -j2 $(MAKE_OUTPUTS)
+	$(AURENDER) --quiet --eq "Bass Booster" -o out/make-batch $(wildcard fixtures/*.wav)
+	for output in $(MAKE_OUTPUTS); do $(AURENDER) diff $$output out/make-batch/$${output#out/make/} || exit 1; done
+	$(MAKE) -q $(MAKE_OUTPUTS)
+	@echo "pattern rule: $(words $(MAKE_OUTPUTS)) outputs made with make -j2, identical to the batch render, up to date"

@@ -117,9 +117,14 @@ batch() {
     hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/batch.md" \
         -n "aurender -j 1" "$aurender --eq 'Bass Booster' -j 1 -o $work/batch-j1 $folder" \
         -n "aurender -j 2" "$aurender --eq 'Bass Booster' -j 2 -o $work/batch-j2 $folder" \
+        -n "aurender -j 1 held to one core (taskset)" "taskset -c 0 $aurender --eq 'Bass Booster' -j 1 -o $work/batch-t1 $folder" \
         -n "shell loop of ffmpeg -filter_threads 1" \
         "bash -c 'mkdir -p $work/batch-ff; for f in $folder/*.wav; do ffmpeg -y -v error -filter_threads 1 -i \$f -af $bass_booster_ffmpeg $work/batch-ff/\${f##*/} || exit; done'" >/dev/null
     cat "$work/batch.md"
+    for jobs in 1 2; do
+        /usr/bin/time -f "aurender -j $jobs: %e s wall, %U s user + %S s system = %P of one core" \
+            "$aurender" --eq 'Bass Booster' -j "$jobs" -o "$work/batch-j$jobs" "$folder"
+    done
     cmp -s "$work/batch-j1/take-07.wav" "$work/batch-j2/take-07.wav" && echo "-j 1 and -j 2 outputs are byte-identical" || echo "-j 1 and -j 2 outputs differ"
 }
 

@@ -54,6 +54,25 @@ import Testing
         #expect(version.output.split(separator: ".").count == 3)
     }
 
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsKnowTheSubcommandsAndOptions(shell: String) throws {
+        let result = try aurender(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        let options = ["normalize", "true-peak", "over-ceiling", "quiet", "loudness"]
+        // Fish names long options without their dashes (`-l true-peak`).
+        for word in ["render", "mix", "info", "diff", "presets"] + options.map({ shell == "fish" ? $0 : "--" + $0 }) {
+            #expect(result.output.contains(word), "the \(shell) script lacks \(word)")
+        }
+    }
+
+    @Test func renderHelpDescribesLoudnessAndMessages() throws {
+        let help = try aurender(["render", "--help"])
+        for text in ["--normalize <LUFS>", "--true-peak <dBTP>", "--over-ceiling <policy>", "-q, --quiet", "-v, --verbose",
+                     "--report <file.json>"] {
+            #expect(help.output.contains(text), "render help lacks \(text)")
+        }
+    }
+
     @Test func noArgumentsIsAUsageError() throws {
         let result = try aurender([])
         #expect(result.status == 64)
