@@ -89,6 +89,7 @@ public struct GraphJob {
     /// Renders, leaving either a complete output or none.
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
+        options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
         return try built.render.run(output: built.outputPath, options: options, changes: built.changes)
     }
 

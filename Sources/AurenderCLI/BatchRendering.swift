@@ -45,9 +45,9 @@ extension RenderCommand {
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let jobs = max(1, batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let started = RenderReport.now()
+        let display = console.showsProgress
+            ? ProgressDisplay(label: "", fileCount: items.count, totalSeconds: withLibraryMessagesSilenced { totalSeconds(of: items) }) : nil
         let outcomes: [BatchOutcome] = withLibraryMessagesSilenced {
-            let display = console.showsProgress
-                ? ProgressDisplay(label: "", fileCount: items.count, totalSeconds: totalSeconds(of: items)) : nil
             defer { display?.stop() }
             let next = BatchCounter(), results = BatchResults(count: items.count)
             let group = DispatchGroup()

@@ -170,7 +170,7 @@ struct RenderCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
-            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
+            var job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
                 try EqualizerOptions.findPreset(name.hasSuffix(".json") && !name.hasPrefix("/") ? folder + "/" + name : name,
                                                 environment: environment)
             }
@@ -178,7 +178,10 @@ struct RenderCommand: ParsableCommand {
                 print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
                 return
             }
-            let summary = try console.verbose ? job.run() : withLibraryMessagesSilenced { try job.run() }
+            let summary = try console.run(label: input) { progress in
+                job.options.progress = progress
+                return try job.run()
+            }
             for message in RenderMessages.warnings(summary, output: "graph output") { printError(message) }
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))

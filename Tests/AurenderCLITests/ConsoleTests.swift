@@ -44,6 +44,21 @@ import Testing
         #expect(percents == percents.sorted() && (percents.last ?? 0) > (percents.first ?? 100), "\(percents)")
     }
 
+    @Test func aBatchShowsFilesDoneThenItsSummary() throws {
+        let folder = try TemporaryFolder()
+        let noise = Signal.noise(frames: 45 * 44100, amplitude: 0.3)
+        try writeFloats(noise, rate: 44100, to: folder.file("a.wav"))
+        try writeFloats(noise, rate: 44100, to: folder.file("b.wav"))
+        let (status, screen) = try runOnTerminal(["-j", "1", "--rate", "96000", "-o", folder.file("out"), folder.file("a.wav"), folder.file("b.wav")])
+        #expect(status == 0)
+        let updates = screen.split(separator: "\r").filter { !$0.isEmpty }
+        #expect(updates.dropLast().contains { $0.hasPrefix("aurender: 0/2 files  ") || $0.hasPrefix("aurender: 1/2 files  ") },
+                "\(screen.debugDescription)")
+        #expect(updates.dropLast().allSatisfy { $0.contains("× realtime  ETA ") })
+        #expect(updates.last?.hasPrefix("\u{1B}[Kaurender: 2 rendered, 0 skipped, 0 failed; 1:30 of audio in ") == true,
+                "the line erased, then the summary: \(updates.last ?? "")")
+    }
+
     @Test func quietDrawsNothingOnATerminal() throws {
         let folder = try TemporaryFolder()
         let (status, screen) = try runOnTerminal(try longRender(folder, ["--quiet"]))
