@@ -119,7 +119,6 @@ public struct RenderJob {
             options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
             return try prepared.run(output: output, options: options)
         }
-        try OutputRendering.refuseSameFile(inputs: [input], output: output)
         guard input != "-" else { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
         let first = try prepare(readingAhead: true, gain: nil)
         options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)

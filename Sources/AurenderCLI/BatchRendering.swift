@@ -63,40 +63,31 @@ extension RenderCommand {
             return results.all()
         }
         let seconds = RenderReport.now() - started
-        var failures: [(message: String, status: ExitStatus)] = []
-        var audioSeconds = 0.0
-        for outcome in outcomes {
-            switch outcome {
-            case .rendered(let report, let warnings):
-                audioSeconds += report.durationSeconds
-                for warning in warnings { printError(warning) }
-                if console.verbose {
-                    printError("\(report.inputs[0]) -> \(report.output): \(report.renderSeconds) s "
-                               + "(\(realtimeText(audioSeconds: report.durationSeconds, wallSeconds: report.renderSeconds)))")
-                }
-            case .failed(let message, let status):
-                printError(message)
-                failures.append((message, status))
-            case .skipped: break
-            }
-        }
-        let skips = outcomes.filter { if case .skipped = $0 { true } else { false } }.count
-        if console.showsNotes || !failures.isEmpty {
-            printError("\(items.count - failures.count - skips) rendered, \(skips) skipped, \(failures.count) failed"
-                       + (console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
-                          + "(\(realtimeText(audioSeconds: audioSeconds, wallSeconds: seconds)))" : ""))
-        }
         var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
         for (item, outcome) in zip(items, outcomes) {
             switch outcome {
-            case .rendered(let rendered, _): report.rendered.append(rendered)
-            case .skipped: report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
+            case .rendered(let rendered, let warnings):
+                report.rendered.append(rendered)
+                for warning in warnings { printError(warning) }
+                if console.verbose {
+                    printError("\(item.input) -> \(item.output): \(rendered.renderSeconds) s "
+                               + "(\(realtimeText(audioSeconds: rendered.durationSeconds, wallSeconds: rendered.renderSeconds)))")
+                }
+            case .skipped:
+                report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
             case .failed(let message, let status):
+                printError(message)
                 report.failed.append(BatchReport.NotRendered(input: item.input, output: item.output, error: message, exitStatus: status.rawValue))
             }
         }
+        if console.showsNotes || !report.failed.isEmpty {
+            let audioSeconds = report.rendered.reduce(0) { $0 + $1.durationSeconds }
+            printError("\(report.rendered.count) rendered, \(report.skipped.count) skipped, \(report.failed.count) failed"
+                       + (console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
+                          + "(\(realtimeText(audioSeconds: audioSeconds, wallSeconds: seconds)))" : ""))
+        }
         try reporting.emit(report)
-        if let first = failures.first { throw ExitCode(first.status.rawValue) }
+        if let status = report.failed.first?.exitStatus { throw ExitCode(status) }
     }
 
     /// What became of one file.
