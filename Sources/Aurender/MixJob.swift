@@ -44,17 +44,19 @@ public struct MixJob {
 
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false).plan(output: output)
+        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.normalization)).plan(output: output)
     }
 
-    /// Mixes, leaving either a complete output or none (and an existing one untouched).
+    /// Mixes, leaving either a complete output or none (and an existing one untouched). With a
+    /// loudness normalization, the mix is measured first, then mixed again with the gain.
     public func run() throws -> RenderJob.Summary {
-        let prepared = try prepare(readingAhead: true)
-        options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-        return try prepared.run(output: output, options: options)
+        try PreparedRender.render(output: output, options: options, inputs: inputs.map(\.path), subject: output) { gain in
+            try prepare(readingAhead: true, gain: gain)
+        }
     }
 
-    private func prepare(readingAhead: Bool) throws -> PreparedRender {
+    /// Opens the inputs and builds the mix, with `gain` last before the output.
+    private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [SoundFileReader] = []
@@ -108,6 +110,7 @@ public struct MixJob {
             if let fade = try OutputRendering.makeFade(options: options, sampleRate: mixFormat.sampleRate, totalFrames: length) {
                 tail.append(fade)
             }
+            if let gain { tail.append(gain) }
             tail.append(outputNode)
             for node in tail.dropFirst() { try graph.addNode(node) }
             for (source, destination) in zip(tail, tail.dropFirst()) { try graph.connect(source, to: destination) }

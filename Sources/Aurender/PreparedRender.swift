@@ -26,6 +26,36 @@ struct PreparedRender {
         RenderPlan(branches: branches, tail: tail, output: output, outputType: type, outputEncoding: encoding, dither: dither)
     }
 
+    /// Renders what `prepare` builds into `output`, counting progress; with a loudness
+    /// normalization, the graph is built and measured first, then built again with the gain
+    /// (`prepare` is given the gain node to put last before the output). Refuses standard input
+    /// there, as it cannot be read twice. Errors about the loudness name `subject`.
+    static func render(output: String, options: RenderJob.Options, inputs: [String], subject: String,
+                       prepare: (GainNode?) throws -> PreparedRender) throws -> RenderJob.Summary {
+        guard let normalization = options.normalization else {
+            let prepared = try prepare(nil)
+            options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
+            return try prepared.run(output: output, options: options)
+        }
+        if inputs.contains("-") { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
+        let first = try prepare(nil)
+        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
+        let measured = try LoudnessScan.measure(first, path: subject, progress: options.progress)
+        let outcome = try normalization.outcome(for: measured, path: subject)
+        var summary = try prepare(GainNode(name: "normalize", decibels: outcome.gain)).run(output: output, options: options)
+        summary.normalization = outcome
+        return summary
+    }
+
+    /// The gain node a plan shows for `normalization`: its gain is found only when rendering,
+    /// so it says what it aims at.
+    static func plannedGain(_ normalization: LoudnessNormalization?) -> GainNode? {
+        normalization.map {
+            GainNode(name: "normalize", decibels: 0, purpose: "to \(RenderError.format($0.target)) LUFS, true peak under "
+                     + "\(RenderError.format($0.truePeakCeiling)) dBTP; the gain is measured when rendering")
+        }
+    }
+
     /// Renders into `output`, leaving either a complete file or none; `changes` land on their frames.
     func run(output: String, options: RenderJob.Options, changes: [GraphJob.ScheduledChange] = []) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,

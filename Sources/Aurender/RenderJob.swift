@@ -1,7 +1,6 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
-import Loudness
 import Resampling
 import SoundFile
 
@@ -100,34 +99,18 @@ public struct RenderJob {
         self.makeProcessing = makeProcessing
     }
 
-    /// Builds and initializes the graph without reading audio, and describes it (a loudness
-    /// normalization's gain is found only when rendering, so the plan says what it aims at).
+    /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        let gain = options.normalization.map {
-            GainNode(name: "normalize", decibels: 0, purpose: "to \(RenderError.format($0.target)) LUFS, true peak under "
-                     + "\(RenderError.format($0.truePeakCeiling)) dBTP; the gain is measured when rendering")
-        }
-        return try prepare(readingAhead: false, gain: gain).plan(output: output)
+        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.normalization)).plan(output: output)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
     /// With a loudness normalization, the graph's output is measured first, then rendered
     /// again with the gain.
     public func run() throws -> Summary {
-        guard let normalization = options.normalization else {
-            let prepared = try prepare(readingAhead: true, gain: nil)
-            options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-            return try prepared.run(output: output, options: options)
+        try PreparedRender.render(output: output, options: options, inputs: [input], subject: input) { gain in
+            try prepare(readingAhead: true, gain: gain)
         }
-        guard input != "-" else { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
-        let first = try prepare(readingAhead: true, gain: nil)
-        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
-        let measured = try LoudnessScan.measure(first, path: input, progress: options.progress)
-        let outcome = try normalization.outcome(for: measured, path: input)
-        var summary = try prepare(readingAhead: true, gain: GainNode(name: "normalize", decibels: outcome.gain))
-            .run(output: output, options: options)
-        summary.normalization = outcome
-        return summary
     }
 
     /// Opens the input and builds the graph, with `gain` last before the output; `readingAhead`

@@ -51,6 +51,9 @@ struct MixCommand: ParsableCommand {
     @Flag(help: "Print the resolved graph and exit before reading audio.")
     var dryRun = false
 
+    @OptionGroup(title: "Loudness")
+    var loudness: LoudnessOptions
+
     @OptionGroup(title: "Messages")
     var console: ConsoleOptions
 
@@ -73,6 +76,7 @@ struct MixCommand: ParsableCommand {
         options.outputType = type?.type
         options.outputEncoding = bits?.encoding ?? type?.encoding
         options.clipPolicy = onClip
+        options.normalization = loudness.normalization
         do {
             try conversion.apply(to: &options) { 2 }
             let environment = ProcessInfo.processInfo.environment
@@ -91,12 +95,16 @@ struct MixCommand: ParsableCommand {
                 job.options.progress = progress
                 return try job.run()
             }
-            if console.verbose { printError(RenderCommand.timing(summary, seconds: RenderReport.now() - started)) }
+            if console.verbose {
+                if let note = RenderMessages.normalizationNote(summary) { printError(note) }
+                printError(RenderCommand.timing(summary, seconds: RenderReport.now() - started))
+            }
             for message in RenderMessages.warnings(summary, output: output) { printError(message) }
             try reporting.emit(RenderReport(version: AurenderVersion.string, inputs: job.inputs.map(\.path), output: output,
                                             summary: summary, seconds: RenderReport.now() - started,
                                             options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,
-                                                                          ditherSeed: summary.dither?.seed)))
+                                                                          ditherSeed: summary.dither?.seed),
+                                            normalization: options.normalization))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
         }

@@ -98,6 +98,22 @@ import Testing
         #expect(folder.contents() == ["silence.wav"])
     }
 
+    @Test func aMixIsNormalizedAsAWhole() throws {
+        let folder = try TemporaryFolder()
+        try writeSine(dbfs: -30, channels: 2, to: folder.file("a.wav"))
+        try writeSine(dbfs: -36, channels: 2, to: folder.file("b.wav"))
+        let plan = try aurender(["mix", folder.file("a.wav"), folder.file("b.wav"), "-o", folder.file("mix.wav"), "--normalize", "-18",
+                                 "--dry-run"])
+        #expect(plan.output.contains("--> normalize (to -18.0 LUFS, true peak under -1.0 dBTP; the gain is measured when rendering)"),
+                "\(plan.output)")
+        let result = try aurender(["mix", folder.file("a.wav"), folder.file("b.wav"), "-o", folder.file("mix.wav"), "--bits", "float",
+                                   "--normalize", "-18", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(abs((try loudness(of: folder.file("mix.wav"))["integratedLUFS"] as? Double ?? 0) - -18.0) <= 0.05)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect((report["normalization"] as? [String: Any])?["targetLUFS"] as? Double == -18)
+    }
+
     @Test func aLevelNeedsANumberInRange() throws {
         let folder = try TemporaryFolder()
         try writeSine(dbfs: -20, seconds: 1, to: folder.file("tone.wav"))
