@@ -66,10 +66,11 @@ extension RenderCommand {
         var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
         for (item, outcome) in zip(items, outcomes) {
             switch outcome {
-            case .rendered(let rendered, let warnings):
+            case .rendered(let rendered, let plan, let warnings):
                 report.rendered.append(rendered)
                 for warning in warnings { printError(warning) }
-                if console.verbose {
+                if let plan {
+                    printError(plan)
                     printError("\(item.input) -> \(item.output): \(rendered.renderSeconds) s "
                                + "(\(realtimeText(audioSeconds: rendered.durationSeconds, wallSeconds: rendered.renderSeconds)))")
                 }
@@ -92,8 +93,8 @@ extension RenderCommand {
 
     /// What became of one file.
     enum BatchOutcome {
-        /// Written, with its report and the warnings it raised.
-        case rendered(RenderReport, warnings: [String])
+        /// Written, with its report, its plan (with `--verbose`) and the warnings it raised.
+        case rendered(RenderReport, plan: String?, warnings: [String])
         case skipped
         /// Not written: the one-line message and the exit status it maps to.
         case failed(String, ExitStatus)
@@ -130,11 +131,12 @@ extension RenderCommand {
             let job = RenderJob(input: item.input, output: item.output, options: options) { _ in
                 try equalizer.makeNodes(for: preset)
             }
+            let plan = console.verbose ? try job.plan().text : nil
             let started = RenderReport.now()
             let summary = try job.run()
             return .rendered(report(input: item.input, output: item.output, summary: summary, seconds: RenderReport.now() - started,
                                     options: options, preset: preset),
-                             warnings: RenderMessages.warnings(summary, output: item.output))
+                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output))
         } catch let error as RenderError {
             return .failed(error.description, ExitStatus(error))
         } catch let error as SoundFileError {

@@ -44,14 +44,17 @@ import Testing
         #expect(lines.last == "aurender: 1 rendered, 0 skipped, 1 failed")
     }
 
-    @Test func verboseTimesEachFile() throws {
+    @Test func verbosePlansAndTimesEachFile() throws {
         let folder = try makeInputs()
-        let result = try aurender(["-v", "-j", "1", "-o", folder.file("out"), folder.file("in/music.wav"), folder.file("in/speech.flac")])
+        let result = try aurender(["-v", "-j", "2", "-o", folder.file("out"), folder.file("in/music.wav"), folder.file("in/speech.flac")])
         #expect(result.status == 0)
         let lines = result.standardError.split(separator: "\n")
-        #expect(lines.count == 3, "\(result.standardError)")
-        #expect(lines.first?.hasPrefix("aurender: \(folder.file("in/music.wav")) -> \(folder.file("out/music.wav")): ") == true)
-        #expect(lines.first?.hasSuffix("× realtime)") == true)
+        let timings = lines.filter { $0.hasSuffix("× realtime)") && $0.contains(" -> ") }
+        #expect(timings.count == 2, "\(result.standardError)")
+        #expect(timings.first?.hasPrefix("aurender: \(folder.file("in/music.wav")) -> \(folder.file("out/music.wav")): ") == true,
+                "files are described in the order given, whatever finished first")
+        #expect(lines.contains("aurender: input   \(folder.file("in/speech.flac")): FLAC (Free Lossless Audio Codec), Signed 16 bit PCM, 22050 Hz, 1 ch, float32"))
+        #expect(lines.contains("output  \(folder.file("out/music.wav")): WAV (Microsoft), Signed 16 bit PCM"))
         #expect(lines.last?.hasPrefix("aurender: 2 rendered, 0 skipped, 0 failed; 0:09 of audio in ") == true, "3 s + 5.3 s of audio")
     }
 
