@@ -9,7 +9,7 @@ import Darwin
 /// What a render prints on standard error besides its errors: a progress line on a terminal,
 /// the plan and timings with `--verbose`, nothing but errors with `--quiet` or off a terminal.
 ///
-/// Reports and plans go to standard output (or files), never here, so machine-readable output
+/// Reports and `--dry-run` plans go to standard output (or files), never here, so machine-readable output
 /// never mixes with these lines.
 struct ConsoleOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print nothing but errors and warnings: no progress line, no summary.")
