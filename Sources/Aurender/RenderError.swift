@@ -23,7 +23,7 @@ public enum RenderError: Error, CustomStringConvertible {
     case clipped(path: String, count: ClipCount)
     /// Normalizing would need a gain that puts the true peak over the ceiling; nothing was written.
     case truePeakOver(path: String, target: Double, gain: Double, truePeak: Double, ceiling: Double, reachable: Double)
-    /// The input is too quiet to have a loudness (everything under the −70 LUFS gate).
+    /// The input has no loudness: no 400 ms block reaches the −70 LUFS gate (silent, or too short).
     case silent(path: String)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
@@ -42,7 +42,7 @@ public enum RenderError: Error, CustomStringConvertible {
             "\(path): reaching \(Self.format(target)) LUFS needs \(Self.format(gain, signed: true)) dB, which puts the true peak at "
                 + "\(Self.format(truePeak, signed: true)) dBTP, over the \(Self.format(ceiling)) dBTP ceiling; not written "
                 + "(the loudest it can be is \(Self.format(reachable)) LUFS; or use --over-ceiling lower)"
-        case .silent(let path): "\(path): too quiet to normalize (no block reaches the -70 LUFS gate)"
+        case .silent(let path): "\(path): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
         case .graph(let error): "internal error: \(error)"
         }
     }

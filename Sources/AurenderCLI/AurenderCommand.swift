@@ -27,7 +27,7 @@ struct AurenderCommand: ParsableCommand {
                   true peak over the ceiling (nothing written)
               64  usage error: bad option, unknown preset or container, output is an input
               65  the input is not usable audio (unrecognised, damaged, no channels, bad rate),
-                  or too quiet to normalize
+                  or too quiet or short to normalize
               66  the input cannot be opened (missing, unreadable, a directory)
               70  internal error (a bug: please report it)
               73  the output cannot be created (missing folder, no permission)

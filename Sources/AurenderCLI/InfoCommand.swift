@@ -21,7 +21,7 @@ struct InfoCommand: ParsableCommand {
 
     /// A file's loudness, as printed with `--loudness`; levels rounded to 0.01.
     struct LoudnessInfo: Codable {
-        /// Null when the whole file is below the −70 LUFS gate.
+        /// Null when no 400 ms block reaches the −70 LUFS gate (silence, or a file that short).
         var integratedLUFS: Double?
         var loudnessRangeLU: Double
         /// Null for digital silence.
@@ -108,7 +108,7 @@ struct InfoCommand: ParsableCommand {
         func level(_ value: Double?, _ unit: String) -> String { value.map { "\(RenderError.format($0)) \(unit)" } ?? "silent" }
         return """
 
-            Loudness    : \(loudness.integratedLUFS.map { "\(RenderError.format($0)) LUFS" } ?? "below the -70 LUFS gate") integrated, range \(RenderError.format(loudness.loudnessRangeLU)) LU
+            Loudness    : \(loudness.integratedLUFS.map { "\(RenderError.format($0)) LUFS integrated" } ?? "none (no 400 ms block reaches the -70 LUFS gate)"), range \(RenderError.format(loudness.loudnessRangeLU)) LU
             True peak   : \(level(loudness.truePeakDBTP, "dBTP")) (sample peak \(level(loudness.samplePeakDBFS, "dBFS")))
             """
     }

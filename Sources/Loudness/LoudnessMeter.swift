@@ -56,7 +56,7 @@ public final class LoudnessMeter {
 
 /// Integrated loudness, loudness range and peaks of a programme.
 public struct LoudnessMeasurement: Equatable, Codable, Sendable {
-    /// Integrated (gated) loudness in LUFS; nil when everything is below the −70 LUFS gate.
+    /// Integrated (gated) loudness in LUFS; nil when no 400 ms block reaches the −70 LUFS gate.
     public var integrated: Double?
     /// Loudness range in LU (EBU Tech 3342).
     public var range: Double

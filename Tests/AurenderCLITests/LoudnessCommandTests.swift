@@ -90,12 +90,16 @@ import Testing
         try writeFloats([Float](repeating: 0, count: 48000), rate: 48000, to: folder.file("silence.wav"))
         let silent = try aurender(["--normalize", "-14", folder.file("silence.wav"), folder.file("out.wav")])
         #expect(silent.status == 65)
-        #expect(silent.standardError == "aurender: \(folder.file("silence.wav")): too quiet to normalize (no block reaches the -70 LUFS gate)\n")
+        #expect(silent.standardError == "aurender: \(folder.file("silence.wav")): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)\n")
         let piped = try aurender(["--normalize", "-14", "-", folder.file("out.wav")],
                                  input: try Data(contentsOf: URL(fileURLWithPath: folder.file("silence.wav"))))
         #expect(piped.status == 64)
+        try writeSine(dbfs: -6, seconds: 0.3, to: folder.file("blip.wav"))
+        let short = try aurender(["--normalize", "-14", folder.file("blip.wav"), folder.file("out.wav")])
+        #expect(short.status == 65, "a loud file shorter than one 400 ms block has no integrated loudness")
+        #expect(short.standardError.contains("too quiet or too short to normalize"))
         #expect(piped.standardError.contains("cannot be standard input"))
-        #expect(folder.contents() == ["silence.wav"])
+        #expect(folder.contents() == ["blip.wav", "silence.wav"])
     }
 
     @Test func aMixIsNormalizedAsAWhole() throws {

@@ -34,7 +34,7 @@ import Testing
         #expect {
             try LoudnessNormalization(target: -16).outcome(for: silence, path: "quiet.wav")
         } throws: { error in
-            (error as? RenderError)?.description == "quiet.wav: too quiet to normalize (no block reaches the -70 LUFS gate)"
+            (error as? RenderError)?.description == "quiet.wav: too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
         }
     }
 
