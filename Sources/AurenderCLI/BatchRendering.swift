@@ -46,7 +46,7 @@ extension RenderCommand {
         let jobs = max(1, batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let started = RenderReport.now()
         let display = console.showsProgress
-            ? ProgressDisplay(label: "", fileCount: items.count, totalSeconds: withLibraryMessagesSilenced { totalSeconds(of: items) }) : nil
+            ? ProgressDisplay(.batch(fileCount: items.count, totalSeconds: withLibraryMessagesSilenced { totalSeconds(of: items) })) : nil
         let outcomes: [BatchOutcome] = withLibraryMessagesSilenced {
             defer { display?.stop() }
             let next = BatchCounter(), results = BatchResults(count: items.count)

@@ -35,7 +35,7 @@ struct ConsoleOptions: ParsableArguments {
     /// libraries' own messages are silenced unless verbose.
     func run(label: String, _ render: (RenderProgress) throws -> RenderJob.Summary) throws -> RenderJob.Summary {
         let progress = RenderProgress()
-        let display = showsProgress ? ProgressDisplay(label: label.split(separator: "/").last.map(String.init) ?? label) : nil
+        let display = showsProgress ? ProgressDisplay(.file(label.split(separator: "/").last.map(String.init) ?? label)) : nil
         display?.track(progress)
         defer { display?.stop() }
         return try verbose ? render(progress) : withLibraryMessagesSilenced { try render(progress) }

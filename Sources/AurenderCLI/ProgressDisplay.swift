@@ -22,9 +22,15 @@ final class ProgressDisplay: Sendable {
         var drawn = false
     }
 
-    private let label: String
-    private let fileCount: Int
-    private let totalSeconds: Double?
+    /// What the line is about.
+    enum Subject {
+        /// One render, named by its file; its length is what the render expects.
+        case file(String)
+        /// A batch of `fileCount` files holding `totalSeconds` of audio, when known.
+        case batch(fileCount: Int, totalSeconds: Double?)
+    }
+
+    private let subject: Subject
     private let started = RenderReport.now()
     private let tally = Mutex(Tally())
     /// Standard error as it was when the display started: libraries' messages may be sent to
@@ -33,13 +39,9 @@ final class ProgressDisplay: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts drawing for `fileCount` files named by `label` (a file name for one file);
-    /// `totalSeconds` is the audio all of them will render, when known (one file's own
-    /// expectation is used otherwise).
-    init(label: String, fileCount: Int = 1, totalSeconds: Double? = nil) {
-        self.label = label
-        self.fileCount = fileCount
-        self.totalSeconds = totalSeconds
+    /// Starts drawing the progress of `subject`.
+    init(_ subject: Subject) {
+        self.subject = subject
         terminal = fdopen(dup(STDERR_FILENO), "w")
         DispatchQueue.global().async { [self] in
             while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
@@ -75,11 +77,19 @@ final class ProgressDisplay: Sendable {
     func line() -> String {
         let (seconds, files, ownTotal) = tally.withLock { tally in
             (tally.finishedSeconds + tally.active.reduce(0) { $0 + $1.secondsDone }, tally.finishedFiles,
-             tally.active.count == 1 && fileCount == 1 ? tally.active[0].expectedSeconds : nil)
+             tally.active.first?.expectedSeconds)
         }
         let elapsed = RenderReport.now() - started
-        var parts = [fileCount == 1 ? label : "\(files)/\(fileCount) files"]
-        let total = totalSeconds ?? ownTotal
+        var parts: [String]
+        let total: Double?
+        switch subject {
+        case .file(let name):
+            parts = [name]
+            total = ownTotal
+        case .batch(let fileCount, let totalSeconds):
+            parts = ["\(files)/\(fileCount) files"]
+            total = totalSeconds
+        }
         if let total, total > 0 {
             let fraction = min(1, seconds / total)
             parts.append("\(Int(fraction * 100))%")

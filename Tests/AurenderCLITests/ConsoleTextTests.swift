@@ -27,11 +27,14 @@ import Testing
     }
 
     @Test func aBatchLineCountsFilesAndAProgressLineNamesTheFile() {
-        let batch = ProgressDisplay(label: "", fileCount: 20, totalSeconds: 1200)
+        let batch = ProgressDisplay(.batch(fileCount: 20, totalSeconds: 1200))
         defer { batch.stop() }
         #expect(batch.line().hasPrefix("aurender: 0/20 files  0%  "))
-        let single = ProgressDisplay(label: "take.wav")
+        let single = ProgressDisplay(.file("take.wav"))
         defer { single.stop() }
         #expect(single.line().hasPrefix("aurender: take.wav  0:00 of audio  "), "no render has said its length yet")
+        let one = ProgressDisplay(.batch(fileCount: 1, totalSeconds: 60))
+        defer { one.stop() }
+        #expect(one.line().hasPrefix("aurender: 0/1 files  0%  "), "a batch of one is still counted in files")
     }
 }
