@@ -42,4 +42,7 @@ public enum ReportJSON {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
+
+    /// A level as reports give it: dB (or LU) to 0.01.
+    public static func level(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

@@ -44,11 +44,11 @@ public struct RenderReport: Codable, Equatable, Sendable {
         init(_ normalization: LoudnessNormalization, _ outcome: LoudnessNormalization.Outcome) {
             targetLUFS = normalization.target
             truePeakCeilingDBTP = normalization.truePeakCeiling
-            measuredLUFS = outcome.measured.integrated.map(RenderReport.rounded)
-            loudnessRangeLU = RenderReport.rounded(outcome.measured.range)
-            gainDB = RenderReport.rounded(outcome.gain)
-            integratedLUFS = RenderReport.rounded(outcome.integrated)
-            truePeakDBTP = outcome.truePeak.map(RenderReport.rounded)
+            measuredLUFS = outcome.measured.integrated.map(ReportJSON.level)
+            loudnessRangeLU = ReportJSON.level(outcome.measured.range)
+            gainDB = ReportJSON.level(outcome.gain)
+            integratedLUFS = ReportJSON.level(outcome.integrated)
+            truePeakDBTP = outcome.truePeak.map(ReportJSON.level)
             lowered = outcome.lowered
         }
     }
@@ -76,7 +76,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public init(version: String, inputs: [String], output: String, summary: RenderJob.Summary, seconds: Double, options: Options,
                 normalization: LoudnessNormalization? = nil) {
         func decibels(_ level: Double) -> Double? {
-            level > 0 ? Self.rounded(20 * log10(level)) : nil
+            level > 0 ? ReportJSON.level(20 * log10(level)) : nil
         }
         aurender = version
         self.inputs = inputs
@@ -96,9 +96,6 @@ public struct RenderReport: Codable, Equatable, Sendable {
         self.options = options
         if let normalization, let outcome = summary.normalization { self.normalization = Normalization(normalization, outcome) }
     }
-
-    /// `value` to two decimals.
-    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
     /// The report as pretty-printed JSON with sorted keys.
     public func json() throws -> String { try ReportJSON.text(self) }

@@ -31,14 +31,17 @@ struct ConsoleOptions: ParsableArguments {
     /// Whether to print summaries and timings that are not errors: verbose, or on a terminal unless quiet.
     var showsNotes: Bool { verbose || showsProgress }
 
-    /// Runs `render` with a progress line on a terminal fed by the progress it is given;
+    /// Runs `job` with a progress line on a terminal, named after `label`'s last component;
     /// libraries' own messages are silenced unless verbose.
-    func run(label: String, _ render: (RenderProgress) throws -> RenderJob.Summary) throws -> RenderJob.Summary {
+    func run<Job: RenderingJob>(_ job: Job, label: String) throws -> RenderJob.Summary {
+        var job = job
         let progress = RenderProgress()
+        job.options.progress = progress
         let display = showsProgress ? ProgressDisplay(.file(label.split(separator: "/").last.map(String.init) ?? label)) : nil
         display?.track(progress)
         defer { display?.stop() }
-        return try verbose ? render(progress) : withLibraryMessagesSilenced { try render(progress) }
+        let counted = job
+        return try verbose ? counted.run() : withLibraryMessagesSilenced { try counted.run() }
     }
 }
 

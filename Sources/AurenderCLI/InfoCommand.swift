@@ -29,11 +29,10 @@ struct InfoCommand: ParsableCommand {
         var samplePeakDBFS: Double?
 
         init(_ measurement: LoudnessMeasurement) {
-            func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-            integratedLUFS = measurement.integrated.map(rounded)
-            loudnessRangeLU = rounded(measurement.range)
-            truePeakDBTP = measurement.truePeak.map(rounded)
-            samplePeakDBFS = measurement.samplePeak.map(rounded)
+            integratedLUFS = measurement.integrated.map(ReportJSON.level)
+            loudnessRangeLU = ReportJSON.level(measurement.range)
+            truePeakDBTP = measurement.truePeak.map(ReportJSON.level)
+            samplePeakDBFS = measurement.samplePeak.map(ReportJSON.level)
         }
     }
 

@@ -91,10 +91,7 @@ struct MixCommand: ParsableCommand {
             }
             if console.verbose { printError(try job.plan().text) }
             let started = RenderReport.now()
-            let summary = try console.run(label: output) { progress in
-                job.options.progress = progress
-                return try job.run()
-            }
+            let summary = try console.run(job, label: output)
             if console.verbose {
                 if let note = RenderMessages.normalizationNote(summary) { printError(note) }
                 printError(RenderCommand.timing(summary, seconds: RenderReport.now() - started))

@@ -100,7 +100,7 @@ struct RenderCommand: ParsableCommand {
         do {
             let options = try renderOptions(for: input)
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
-            var job = RenderJob(input: input, output: output, options: options) { _ in
+            let job = RenderJob(input: input, output: output, options: options) { _ in
                 let nodes = try equalizer.makeNodes(for: preset)
                 if verbose { describe(preset: preset, nodes: nodes) }
                 return nodes
@@ -112,10 +112,7 @@ struct RenderCommand: ParsableCommand {
             }
             if verbose { printError(try job.plan().text) }
             let started = RenderReport.now()
-            summary = try console.run(label: input) { progress in
-                job.options.progress = progress
-                return try job.run()
-            }
+            summary = try console.run(job, label: input)
             let seconds = RenderReport.now() - started
             if verbose { printError(Self.timing(summary, seconds: seconds)) }
             try reporting.emit(report(input: input, output: output, summary: summary, seconds: seconds, options: options, preset: preset))
@@ -170,7 +167,7 @@ struct RenderCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
-            var job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
+            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
                 try EqualizerOptions.findPreset(name.hasSuffix(".json") && !name.hasPrefix("/") ? folder + "/" + name : name,
                                                 environment: environment)
             }
@@ -178,10 +175,7 @@ struct RenderCommand: ParsableCommand {
                 print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
                 return
             }
-            let summary = try console.run(label: input) { progress in
-                job.options.progress = progress
-                return try job.run()
-            }
+            let summary = try console.run(job, label: input)
             for message in RenderMessages.warnings(summary, output: "graph output") { printError(message) }
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
