@@ -119,21 +119,61 @@ open class AudioNode {
         parameterValues.indices.contains(id) ? parameterValues[id] : 0
     }
 
-    /// Sets a parameter; allowed at any time between slices. Values outside the range are refused.
+    /// Sets a parameter; allowed at any time between slices. Values outside the range, and
+    /// fractions of a switch or a choice, are refused.
     public func setParameter(_ id: ParameterID, _ value: Float) throws(GraphError) {
         guard parameterValues.indices.contains(id) else { throw .noSuchParameter(node: name, id: id) }
         let description = parameterInfo[id]
         guard description.range.contains(value) else {
             throw .parameterOutOfRange(node: name, name: description.name, value: value, range: description.range)
         }
+        guard description.accepts(value) else { throw .parameterNotWhole(node: name, name: description.name, value: value) }
         parameterValues[id] = value
         parameterDidChange(id)
+    }
+
+    /// The description of the parameter called `parameterName` (`gain[1]`, `preset`).
+    public func parameterDescription(named parameterName: String) throws(GraphError) -> ParameterDescription {
+        guard let found = parameterInfo.first(where: { $0.name == parameterName }) else {
+            throw .noParameterNamed(node: name, name: parameterName, known: parameterInfo.map(\.name))
+        }
+        return found
+    }
+
+    /// The current value of the parameter called `parameterName`.
+    public func parameter(named parameterName: String) throws(GraphError) -> Float {
+        parameter(try parameterDescription(named: parameterName).id)
+    }
+
+    /// Sets the parameter called `parameterName`; see `setParameter(_:_:)`.
+    public func setParameter(named parameterName: String, _ value: Float) throws(GraphError) {
+        try setParameter(try parameterDescription(named: parameterName).id, value)
+    }
+
+    /// Sets an indexed parameter to the choice called `choice` (case ignored).
+    public func setParameter(named parameterName: String, choice: String) throws(GraphError) {
+        let description = try parameterDescription(named: parameterName)
+        try setParameter(description.id, Float(try choiceIndex(choice, of: description)))
+    }
+
+    /// The index of `choice` among an indexed parameter's choices (case ignored).
+    public func choiceIndex(_ choice: String, of description: ParameterDescription) throws(GraphError) -> Int {
+        guard case .indexed(let choices) = description.unit else {
+            throw .noSuchChoice(node: name, parameter: description.name, choice: choice, known: [])
+        }
+        guard let index = choices.firstIndex(where: { $0.lowercased() == choice.lowercased() }) else {
+            throw .noSuchChoice(node: name, parameter: description.name, choice: choice, known: choices)
+        }
+        return index
     }
 
     /// Called after a parameter changed, between slices; override to react (start a ramp).
     open func parameterDidChange(_ id: ParameterID) {}
 
     // MARK: Lifecycle hooks
+
+    /// What a plan says about the node beyond its formats (`preset 'Rock', accurate`), or nil.
+    open var planDetail: String? { nil }
 
     /// The format an output bus produces when none was set explicitly.
     /// The default keeps the format of input bus 0.

@@ -21,6 +21,10 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     case invalidMaximumFramesPerSlice(Int)
     case noSuchParameter(node: String, id: ParameterID)
     case parameterOutOfRange(node: String, name: String, value: Float, range: ClosedRange<Float>)
+    case parameterNotWhole(node: String, name: String, value: Float)
+    case noParameterNamed(node: String, name: String, known: [String])
+    case parameterNotANumber(node: String, name: String, text: String)
+    case noSuchChoice(node: String, parameter: String, choice: String, known: [String])
 
     public var description: String {
         switch self {
@@ -65,6 +69,15 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
             "node '\(node)' has no parameter \(id)"
         case .parameterOutOfRange(let node, let name, let value, let range):
             "parameter '\(name)' of node '\(node)' must be from \(range.lowerBound) to \(range.upperBound), not \(value)"
+        case .parameterNotWhole(let node, let name, let value):
+            "parameter '\(name)' of node '\(node)' takes a whole number (a switch or a choice), not \(value)"
+        case .noParameterNamed(let node, let name, let known):
+            "node '\(node)' has no parameter '\(name)'"
+                + (known.isEmpty ? "; it has none" : " (it has \(known.joined(separator: ", ")))")
+        case .parameterNotANumber(let node, let name, let text):
+            "parameter '\(name)' of node '\(node)' takes a number, not '\(text)'"
+        case .noSuchChoice(let node, let parameter, let choice, let known):
+            "parameter '\(parameter)' of node '\(node)' has no choice '\(choice)' (it has \(known.map { "'\($0)'" }.joined(separator: ", ")))"
         }
     }
 }

@@ -1,29 +1,30 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
-import Resampling
 import SoundFile
 
 /// Renders a `GraphDescription`: what `aurender render GRAPH.json` does.
 ///
-/// Files whose rate differs from the graph's (the mixer's, else the first file's) get a
-/// converter right after them, as do inputs with more channels than a mixer takes. Events
-/// land on their exact frame: the render splits slices there.
+/// Every node is made through `NodeCatalogue` from its kind's description. Files whose rate
+/// differs from the graph's (the first mixer's, else the first file's) get a converter right
+/// after them, as do inputs with more channels than a mixer takes. Events land on their exact
+/// frame: the render splits slices there.
 public struct GraphJob {
     public var description: GraphDescription
     /// Where relative paths in the description are resolved (the graph file's folder).
     public var folder: String
-    /// Dither, converter quality, clip policy and slice size (rate and channels come from the graph).
+    /// Dither, clip policy, slice size and progress: the options a graph does not state itself.
     public var options: RenderJob.Options
-    /// Finds EQ presets by name or file.
-    public var findPreset: (String) throws -> EQPreset
+    /// Finds the EQ presets the graph names (relative preset files are in `folder`).
+    public var presets: PresetLookup
 
     public init(description: GraphDescription, folder: String, options: RenderJob.Options = RenderJob.Options(),
-                findPreset: @escaping (String) throws -> EQPreset) {
+                presets: PresetLookup) {
         self.description = description
         self.folder = folder
         self.options = options
-        self.findPreset = findPreset
+        self.presets = presets
+        self.presets.baseFolder = folder
     }
 
     /// One change to apply when the render reaches `frame`.
@@ -42,10 +43,11 @@ public struct GraphJob {
         let files: [(name: String, path: String, file: SoundFileReader)]
         let outputPath: String
         let changes: [ScheduledChange]
+        let eventLines: [String]
         let edges: [(from: String, to: String, bus: Int)]
     }
 
-    /// The resolved graph, node by node and edge by edge, as text.
+    /// The resolved graph, node by node and edge by edge, as text; events one line each.
     public func plan() throws -> String {
         let built = try build(readingAhead: false)
         var lines: [String] = []
@@ -53,7 +55,7 @@ public struct GraphJob {
             lines.append("file    \(name): \(path), \(file.type.name), \(file.encoding.name), \(file.format.canonical)")
         }
         for node in built.order {
-            lines.append("node    \(node.name)" + (RenderPlan.detail(of: node).map { " (\($0))" } ?? ""))
+            lines.append("node    \(node.name)" + (node.planDetail.map { " (\($0))" } ?? ""))
         }
         for edge in built.edges {
             let format = built.nodes[edge.to]?.streamFormat(scope: .input, bus: edge.bus).map(\.description) ?? "?"
@@ -61,7 +63,7 @@ public struct GraphJob {
         }
         lines.append("output  \(built.outputPath): \(built.render.type.name), \(built.render.encoding.name)"
                      + (built.render.dither.map { ", TPDF dither (seed \($0.seed))" } ?? ""))
-        lines += built.changes.map { "event   frame \($0.frame): \($0.node.name) parameter \($0.parameter) = \($0.value)" }
+        lines += built.eventLines
         return lines.joined(separator: "\n")
     }
 
@@ -73,7 +75,7 @@ public struct GraphJob {
             lines.append("  \(RenderPlan.quoted(name)) [label=\(RenderPlan.quoted("\(path)\n\(file.encoding.name)")), shape=note];")
         }
         for node in built.order {
-            let label = node.name + (RenderPlan.detail(of: node).map { "\n\($0)" } ?? "")
+            let label = node.name + (node.planDetail.map { "\n\($0)" } ?? "")
             lines.append("  \(RenderPlan.quoted(node.name)) [label=\(RenderPlan.quoted(label))];")
         }
         for edge in built.edges {
@@ -97,35 +99,46 @@ public struct GraphJob {
         path.hasPrefix("/") || path == "-" ? path : folder + "/" + path
     }
 
-    private func build(readingAhead: Bool) throws -> Built {
-        let description = self.description
+    /// The graph's nodes with their kinds, checked for unique names and sound connections.
+    private func checkedNodes() throws -> [(node: GraphDescription.Node, kind: NodeKind, settings: NodeSettings)] {
         var seen: Set<String> = []
+        var checked: [(node: GraphDescription.Node, kind: NodeKind, settings: NodeSettings)] = []
         for node in description.nodes {
             guard seen.insert(node.name).inserted else { throw bad("two nodes are named '\(node.name)'; names must be unique") }
+            guard let kind = NodeCatalogue.kind(named: node.type) else {
+                throw bad("node '\(node.name)': unknown kind '\(node.type)' (it is one of \(NodeCatalogue.kindNames.joined(separator: ", ")))")
+            }
+            do { checked.append((node, kind, try NodeCatalogue.check(node.fields, node: node.name, kind: kind).settings)) } catch { throw bad("\(error)") }
         }
-        let byName = Dictionary(uniqueKeysWithValues: description.nodes.map { ($0.name, $0) })
+        let roles = Dictionary(uniqueKeysWithValues: checked.map { ($0.node.name, $0.kind.role) })
         for (index, connection) in description.connections.enumerated() {
-            for end in [connection.from, connection.to] where byName[end] == nil {
+            for end in [connection.from, connection.to] where roles[end] == nil {
                 throw bad("connection \(index + 1) (\(connection.from) -> \(connection.to)) names no node '\(end)'")
             }
-            if byName[connection.to]?.type == .file { throw bad("connection \(index + 1): '\(connection.to)' is a file, which has no input") }
-            if byName[connection.from]?.type == .output { throw bad("connection \(index + 1): '\(connection.from)' is the output, which feeds nothing") }
+            if roles[connection.to] == .source { throw bad("connection \(index + 1): '\(connection.to)' is a file, which has no input") }
+            if roles[connection.from] == .output { throw bad("connection \(index + 1): '\(connection.from)' is the output, which feeds nothing") }
         }
-        let outputs = description.nodes.filter { $0.type == .output }
-        guard outputs.count == 1, let outputDescription = outputs.first else {
-            throw bad(outputs.isEmpty ? "no node of type output" : "\(outputs.count) output nodes (\(outputs.map(\.name).joined(separator: ", "))); it needs exactly one")
+        return checked
+    }
+
+    private func build(readingAhead: Bool) throws -> Built {
+        let checked = try checkedNodes()
+        let outputs = checked.filter { $0.kind.role == .output }
+        guard outputs.count == 1, let outputEntry = outputs.first else {
+            throw bad(outputs.isEmpty ? "no node of type output"
+                      : "\(outputs.count) output nodes (\(outputs.map(\.node.name).joined(separator: ", "))); it needs exactly one")
         }
-        guard let outputPath = outputDescription.path.map(resolve) else { throw bad("output '\(outputDescription.name)' needs a path") }
+        let outputPath = resolve(outputEntry.settings.text("path")!)
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: SoundFileReader)] = []
-        for node in description.nodes where node.type == .file {
-            guard let path = node.path.map(resolve) else { throw bad("file '\(node.name)' needs a path") }
-            do throws(SoundFileError) { files.append((node.name, path, try SoundFileReader(path: path))) } catch { throw RenderError.input(error) }
+        for entry in checked where entry.kind.role == .source {
+            let path = resolve(entry.settings.text("path")!)
+            do throws(SoundFileError) { files.append((entry.node.name, path, try SoundFileReader(path: path))) } catch { throw RenderError.input(error) }
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
-        let mixerRate = description.nodes.first { $0.type == .mixer }?.rate
+        let mixerRate = checked.first { $0.kind.name == MixerNode.kind.name }?.settings.number("rate")
         let rate = mixerRate ?? files[0].file.format.sampleRate
 
         let graph = Graph()
@@ -133,51 +146,15 @@ public struct GraphJob {
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
         var readers: [FileSource] = []
-        var changes: [ScheduledChange] = []
-        let outputNode = GenericOutput(name: outputDescription.name)
+        var scheduled: (changes: [ScheduledChange], lines: [String]) = ([], [])
+        var outputNode: GenericOutput?
         do {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
-            for node in description.nodes {
-                let made: AudioNode
-                switch node.type {
-                case .file: continue
-                case .output: made = outputNode
-                case .converter:
-                    let quality = try node.quality.map { name in
-                        guard let quality = ConverterQuality(name: name) else { throw bad("converter '\(node.name)': unknown quality '\(name)'") }
-                        return quality
-                    } ?? options.converterQuality
-                    made = try FormatConverterNode(name: node.name, output: .canonical(sampleRate: node.rate ?? rate, channelCount: node.channels ?? 2),
-                                                   quality: quality)
-                case .eq:
-                    guard let presetName = node.preset else { throw bad("eq '\(node.name)' needs a preset") }
-                    var presets = [try findPreset(presetName)]
-                    for event in description.events ?? [] where event.node == node.name {
-                        if let name = event.preset { presets.append(try findPreset(name)) }
-                    }
-                    let mode = try node.mode.map { name in
-                        guard let mode = GraphicEQDesign.Mode(rawValue: name) else { throw bad("eq '\(node.name)': mode must be accurate or classic") }
-                        return mode
-                    } ?? .accurate
-                    let eq = try GraphicEQNode(name: node.name, presets: presets, mode: mode)
-                    if let preamp = node.preamp { try eq.setParameter(GraphicEQNode.Parameter.preamp, Float(preamp)) }
-                    made = eq
-                case .mixer:
-                    let busCount = max(node.buses?.count ?? 0, (description.connections.filter { $0.to == node.name }.map { ($0.bus ?? 0) + 1 }.max() ?? 0))
-                    let mixer = try MixerNode(name: node.name, inputBusCount: busCount,
-                                              output: .canonical(sampleRate: rate, channelCount: node.channels ?? 2))
-                    try mixer.setParameter(MixerNode.masterVolume, Float(node.volume ?? 0))
-                    for (bus, settings) in (node.buses ?? []).enumerated() {
-                        try mixer.setParameter(MixerNode.id(.gain, bus: bus), Float(settings.gain ?? 0))
-                        try mixer.setParameter(MixerNode.id(.pan, bus: bus), Float(settings.pan ?? 0))
-                        try mixer.setParameter(MixerNode.id(.mute, bus: bus), settings.mute == true ? 1 : 0)
-                        try mixer.setParameter(MixerNode.id(.enable, bus: bus), settings.enabled == false ? 0 : 1)
-                        try mixer.setStartOffset(frames: Int64(((settings.start ?? 0) * rate).rounded()), bus: bus)
-                    }
-                    made = mixer
-                }
+            for entry in checked where entry.kind.role != .source {
+                let made = try makeNode(entry.node, kind: entry.kind, rate: rate)
+                if entry.kind.role == .output { outputNode = made as? GenericOutput }
                 try graph.addNode(made)
-                nodes[node.name] = made
+                nodes[entry.node.name] = made
                 order.append(made)
             }
             for connection in description.connections {
@@ -211,68 +188,110 @@ public struct GraphJob {
                 }
             }
             try graph.initialize()
-            changes = try scheduledChanges(nodes: nodes, rate: rate)
+            scheduled = try scheduledChanges(nodes: nodes, rate: rate)
         } catch let error as GraphError {
             throw bad("\(error)")
         } catch let error as EqualizerError {
             throw bad("\(error)")
+        } catch let error as NodeSettingError {
+            throw bad("\(error)")
+        } catch let error as PresetLookupError {
+            throw bad("\(error)")
         }
+        guard let outputNode else { throw bad("output '\(outputEntry.node.name)' is not a generic output") }
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)
         var outputOptions = options
-        if let container = outputDescription.container {
-            guard let named = SoundFileType.named(container) else { throw bad("output '\(outputDescription.name)': unknown container '\(container)'") }
+        if let container = outputEntry.settings.text("container") {
+            guard let named = SoundFileType.named(container) else { throw bad("output '\(outputEntry.node.name)': unknown container '\(container)'") }
             outputOptions.outputType = named.type
             outputOptions.outputEncoding = named.encoding
         }
-        if let bits = outputDescription.bits {
-            guard let encoding = SoundFileEncoding.forBits(bits) else { throw bad("output '\(outputDescription.name)': bits must be 8, 16, 24, 32, float or double") }
-            outputOptions.outputEncoding = encoding
-        }
+        if let bits = outputEntry.settings.text("bits") { outputOptions.outputEncoding = SoundFileEncoding.forBits(bits) }
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, options: outputOptions, input: files[0].file, format: format)
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
             dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
                                            processed: OutputRendering.isProcessing(order), options: options))
-        return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath, changes: changes, edges: edges)
+        return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
+                     changes: scheduled.changes, eventLines: scheduled.lines, edges: edges)
     }
 
-    /// The events as parameter changes at frames; a ramp becomes a change every 32 frames.
-    private func scheduledChanges(nodes: [String: AudioNode], rate: Double) throws -> [ScheduledChange] {
+    /// A processor or the output, made by the catalogue with what the graph tells it: the rate,
+    /// the buses its connections feed, and the choices its events will ask for.
+    private func makeNode(_ node: GraphDescription.Node, kind: NodeKind, rate: Double) throws -> AudioNode {
+        let buses = description.connections.filter { $0.to == node.name }.map { ($0.bus ?? 0) + 1 }.max() ?? 0
+        var choices: [String: [String]] = [:]
+        for event in description.events ?? [] where event.node == node.name {
+            if let preset = event.preset { choices["preset", default: []].append(preset) }
+            if let parameter = event.parameter, case .text(let text)? = event.value { choices[parameter, default: []].append(text) }
+        }
+        let lookup = presets
+        let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
+                                  findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices)
+        return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
+    }
+
+    /// The events as parameter changes at frames (a ramp becomes a change every 32 frames), and
+    /// one plan line per event.
+    private func scheduledChanges(nodes: [String: AudioNode], rate: Double) throws -> (changes: [ScheduledChange], lines: [String]) {
         var changes: [ScheduledChange] = []
+        var lines: [String] = []
         var current: [String: Float] = [:]
-        for (index, event) in (description.events ?? []).enumerated().sorted(by: { $0.element.at < $1.element.at }) {
+        let events = (description.events ?? []).enumerated().map { index, event in (index: index, event: event, frame: Self.frame(event.at, rate)) }
+        for (index, event, frame) in events.sorted(by: { ($0.frame ?? 0, $0.index) < ($1.frame ?? 0, $1.index) }) {
             guard let node = nodes[event.node] else { throw bad("event \(index + 1) names no node '\(event.node)'") }
-            let frame = Int64((event.at * rate).rounded())
-            if let preset = event.preset {
-                let name = try findPreset(preset).name
-                guard let eq = node as? GraphicEQNode, let slot = eq.presets.lastIndex(where: { $0.name == name }) else {
-                    throw bad("event \(index + 1): only an eq switches presets")
-                }
-                changes.append(ScheduledChange(frame: frame, node: node, parameter: GraphicEQNode.Parameter.preset, value: Float(slot)))
-                continue
+            guard let frame else { throw bad("event \(index + 1): 'at' must be a time like 10, 1.5s, 500ms, 441000f or 1:30, not \(event.at)") }
+            let (name, given): (String, SettingValue)
+            switch (event.preset, event.parameter, event.value) {
+            case (let preset?, nil, nil): (name, given) = ("preset", .text(preset))
+            case (nil, let parameter?, let value?): (name, given) = (parameter, value)
+            default: throw bad("event \(index + 1) needs a parameter and a value, or a preset")
             }
-            guard let name = event.parameter, let value = event.value else {
-                throw bad("event \(index + 1) needs a preset, or a parameter and a value")
-            }
-            guard let description = node.parameterDescriptions.first(where: { $0.name == name }) else {
+            let description: ParameterDescription
+            do { description = try node.parameterDescription(named: name) } catch {
                 let known = node.parameterDescriptions.map(\.name).joined(separator: ", ")
                 throw bad("event \(index + 1): '\(event.node)' has no parameter '\(name)' (it has \(known))")
             }
-            guard description.range.contains(Float(value)) else {
+            let kind = self.description.nodes.first { $0.name == event.node }.flatMap { NodeCatalogue.kind(named: $0.type) }
+            let lookup = presets
+            let context = NodeContext(sampleRate: rate, findPreset: { name in try lookup.preset(named: name) })
+            let value: Float
+            do { value = try NodeCatalogue.parameterValue(given, for: description, of: node, kind: kind, context: context) } catch {
+                throw bad("event \(index + 1): \(name): \(error)")
+            }
+            guard description.accepts(value) else {
                 throw bad("event \(index + 1): \(name) must be from \(description.range.lowerBound) to \(description.range.upperBound), not \(value)")
             }
             let key = "\(event.node)/\(name)"
             let from = current[key] ?? node.parameter(description.id)
-            let steps = max(1, Int64(((event.ramp ?? 0) * rate / 32).rounded()))
+            let rampFrames = try event.ramp.map { ramp -> Int64 in
+                guard let frames = Self.frame(ramp, rate) else { throw bad("event \(index + 1): 'ramp' must be a time, not \(ramp)") }
+                return frames
+            } ?? 0
+            let steps = max(1, Int64((Double(rampFrames) / 32).rounded()))
             for step in 1...steps {
                 let fraction = Float(step) / Float(steps)
-                changes.append(ScheduledChange(frame: frame + (step - 1) * 32,
-                                               node: node, parameter: description.id, value: from + (Float(value) - from) * fraction))
+                changes.append(ScheduledChange(frame: frame + (step - 1) * 32, node: node, parameter: description.id,
+                                               value: from + (value - from) * fraction))
             }
-            current[key] = Float(value)
+            let when = "frame \(frame) (\(RenderError.format(Double(frame) / rate)) s)"
+            lines.append(steps > 1
+                ? "event   \(when): \(node.name) \(name) ramps \(description.describe(from)) -> \(description.describe(value)) "
+                    + "over \(rampFrames) frames, in \(steps) steps of 32"
+                : "event   \(when): \(node.name) \(name) = \(description.describe(value))")
+            current[key] = value
         }
-        return changes.sorted { $0.frame < $1.frame }
+        return (changes.sorted { $0.frame < $1.frame }, lines)
+    }
+
+    /// A time from a graph file in frames at `rate`, or nil if it is not a time.
+    private static func frame(_ value: SettingValue, _ rate: Double) -> Int64? {
+        switch value {
+        case .number(let seconds) where seconds >= 0 && seconds.isFinite: TimeValue.seconds(seconds).frames(at: rate)
+        case .text(let text): TimeValue(text)?.frames(at: rate)
+        default: nil
+        }
     }
 
     /// A usage error about the graph file.

@@ -30,16 +30,16 @@ public struct RenderPlan {
         for (bus, branch) in branches.enumerated() {
             lines.append("input   \(branch.input): \(branch.file.type.name), \(branch.file.encoding.name), \(branch.file.format.canonical)")
             for node in branch.chain {
-                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(Self.detail(of: node).map { " (\($0))" } ?? "")")
+                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(node.planDetail.map { " (\($0))" } ?? "")")
             }
             if let mixer = tail.first {
                 lines.append("  --[\(Self.format(into: mixer, bus: bus))]--> \(mixer.name) bus \(bus)")
             }
         }
         if let mixer = tail.first {
-            lines.append("\(mixer.name)\(Self.detail(of: mixer).map { " (\($0))" } ?? "")")
+            lines.append("\(mixer.name)\(mixer.planDetail.map { " (\($0))" } ?? "")")
             for node in tail.dropFirst() {
-                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(Self.detail(of: node).map { " (\($0))" } ?? "")")
+                lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(node.planDetail.map { " (\($0))" } ?? "")")
             }
         }
         lines.append("  --[\(Self.format(outOf: last))]--> output file")
@@ -55,7 +55,7 @@ public struct RenderPlan {
             lines.append("  input\(index) [label=\(Self.quoted("\(branch.input)\n\(branch.file.encoding.name)")), shape=note];")
         }
         for node in branches.flatMap(\.chain) + tail {
-            let label = node.name + (Self.detail(of: node).map { "\n\($0)" } ?? "")
+            let label = node.name + (node.planDetail.map { "\n\($0)" } ?? "")
             lines.append("  \(Self.quoted(node.name)) [label=\(Self.quoted(label))];")
         }
         lines.append("  file [label=\(Self.quoted("\(output)\n\(outputEncoding.name)")), shape=note];")
@@ -87,29 +87,6 @@ public struct RenderPlan {
 
     private static func format(outOf node: AudioNode?) -> String {
         node?.streamFormat(scope: .output).map(\.description) ?? "?"
-    }
-
-    /// What is worth saying about a node beyond its formats.
-    static func detail(of node: AudioNode) -> String? {
-        switch node {
-        case let converter as FormatConverterNode:
-            var parts: [String] = []
-            if converter.resamples { parts.append("libsamplerate \(converter.quality.name)") }
-            if let matrix = converter.matrix { parts.append("channel matrix \(matrix)") }
-            return parts.isEmpty ? "pass-through" : parts.joined(separator: ", ")
-        case let eq as GraphicEQNode:
-            let omitted = eq.omittedBands.map { "\(Int($0.frequency)) Hz" }
-            return "preset '\(eq.currentPreset.name)', \(eq.mode.rawValue)"
-                + (omitted.isEmpty ? "" : ", bands left out above 0.45 × rate: \(omitted.joined(separator: ", "))")
-        case let fade as FadeNode:
-            return "fade in over \(fade.fadeInFrames) frames, out over \(fade.fadeOutFrames)"
-        case let gain as GainNode:
-            return gain.purpose ?? "\(RenderError.format(gain.decibels, signed: true)) dB"
-        case let mixer as MixerNode:
-            return "\(mixer.inputBusCount) buses, \(mixer.streamFormat(scope: .output).map(\.description) ?? "?")"
-        default:
-            return nil
-        }
     }
 
     static func quoted(_ text: String) -> String {

@@ -167,10 +167,8 @@ struct RenderCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
-            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options) { name in
-                try EqualizerOptions.findPreset(name.hasSuffix(".json") && !name.hasPrefix("/") ? folder + "/" + name : name,
-                                                environment: environment)
-            }
+            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options,
+                               presets: PresetLookup(environment: environment))
             if let format = plan ?? (dryRun ? .text : nil) {
                 print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
                 return

@@ -198,7 +198,7 @@ final class ParameterNode: AudioNode {
     var changes: [ParameterID] = []
     init(name: String) { super.init(name: name, inputBusCount: 1, outputBusCount: 1) }
     override var parameterDescriptions: [ParameterDescription] {
-        [ParameterDescription(id: 0, name: "gain", range: -12...12, defaultValue: -6, unit: "dB")]
+        [ParameterDescription(id: 0, name: "gain", range: -12...12, defaultValue: -6, unit: .decibels)]
     }
     override func parameterDidChange(_ id: ParameterID) { changes.append(id) }
 }

@@ -38,6 +38,13 @@ public final class FormatConverterNode: AudioNode {
         try setStreamFormat(output.canonical, scope: .output)
     }
 
+    public override var planDetail: String? {
+        var parts: [String] = []
+        if resamples { parts.append("libsamplerate \(quality.name)") }
+        if let matrix { parts.append("channel matrix \(matrix)") }
+        return parts.isEmpty ? "pass-through" : parts.joined(separator: ", ")
+    }
+
     /// Whether the node changes the sample rate.
     public var resamples: Bool { ratio != 1 }
 
@@ -133,4 +140,21 @@ public final class FormatConverterNode: AudioNode {
         }
         return got
     }
+}
+
+extension FormatConverterNode {
+    /// The converter as a catalogued node kind: the rate and channels it converts to.
+    public static let kind = NodeKind(
+        name: "converter", summary: "converts the sample rate and channel layout",
+        settings: [
+            SettingDescription("rate", .number(.hertz, 1...768_000), "the output rate (default: the graph's)"),
+            SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), "the output channel count (default 2)"),
+            SettingDescription("quality", .choice(ConverterQuality.allCases.map(\.name)), "the resampler's quality (default best)"),
+        ],
+        make: { name, settings, context in
+            let quality = settings.text("quality").flatMap(ConverterQuality.init(name:)) ?? .best
+            return try FormatConverterNode(name: name, output: .canonical(sampleRate: settings.number("rate") ?? context.sampleRate,
+                                                                          channelCount: settings.integer("channels") ?? 2),
+                                           quality: quality)
+        })
 }

@@ -64,9 +64,23 @@ public final class GraphicEQNode: AudioNode {
     }
 
     public override var parameterDescriptions: [ParameterDescription] {
-        [ParameterDescription(id: Parameter.preset, name: "preset", range: 0...Float(max(0, presets.count - 1)),
-                              defaultValue: 0, unit: "index"),
-         ParameterDescription(id: Parameter.preamp, name: "preamp", range: -60...24, defaultValue: 0, unit: "dB")]
+        [.indexed(id: Parameter.preset, name: "preset", choices: presets.map(\.name)),
+         ParameterDescription(id: Parameter.preamp, name: "preamp", range: -60...24, defaultValue: 0, unit: .decibels)]
+    }
+
+    public override var planDetail: String? {
+        let omitted = omittedBands.map { "\(Int($0.frequency)) Hz" }
+        return "preset '\(currentPreset.name)', \(mode.rawValue)"
+            + (omitted.isEmpty ? "" : ", bands left out above 0.45 × rate: \(omitted.joined(separator: ", "))")
+    }
+
+    /// Switches to the preset of the bank called `presetName`, matched as loosely as preset names
+    /// are everywhere (`bass-booster` is "Bass Booster"); the change ramps like any other.
+    public func selectPreset(named presetName: String) throws(GraphError) {
+        guard let found = EQPresetLibrary.find(presetName, in: presets), let index = presets.firstIndex(where: { $0.name == found.name }) else {
+            throw .noSuchChoice(node: name, parameter: "preset", choice: presetName, known: presets.map(\.name))
+        }
+        try setParameter(Parameter.preset, Float(index))
     }
 
     /// The preset the node is at, or ramping to.
@@ -229,4 +243,30 @@ public enum EqualizerError: Error, Equatable, CustomStringConvertible {
         case .design(_, let preset, let reason): "preset '\(preset)': \(reason)"
         }
     }
+}
+
+extension GraphicEQNode {
+    /// The EQ as a catalogued node kind: a preset (with the presets events switch to kept ready
+    /// in its bank), a mode, and the preset and preamp as parameters.
+    public static let kind = NodeKind(
+        name: "eq", summary: "the iPod graphic equalizer: 10 peaking bands set by a preset",
+        settings: [
+            SettingDescription("preset", .text, "the preset: a built-in or user preset by name, or a preset file", required: true),
+            SettingDescription("mode", .choice(GraphicEQDesign.Mode.allCases.map(\.rawValue)),
+                               "accurate (each band centre hits the preset's gain) or classic (the plain cascade); default accurate"),
+        ],
+        parameters: [
+            .indexed(id: Parameter.preset, name: "preset", choices: []),
+            ParameterDescription(id: Parameter.preamp, name: "preamp", range: -60...24, defaultValue: 0, unit: .decibels),
+        ],
+        make: { name, settings, context in
+            var presets: [EQPreset] = []
+            for presetName in [settings.text("preset")!] + (context.scheduledChoices["preset"] ?? []) {
+                let preset = try context.findPreset(presetName)
+                if !presets.contains(where: { $0.name == preset.name }) { presets.append(preset) }
+            }
+            let mode = settings.text("mode").flatMap(GraphicEQDesign.Mode.init(rawValue:)) ?? .accurate
+            return try GraphicEQNode(name: name, presets: presets, mode: mode)
+        },
+        choice: { parameter, text, context in parameter == "preset" ? try context.findPreset(text).name : text })
 }

@@ -19,6 +19,10 @@ public final class FadeNode: AudioNode {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
     }
 
+    public override var planDetail: String? {
+        "fade in over \(fadeInFrames) frames, out over \(fadeOutFrames)"
+    }
+
     /// The gain at frame `time`.
     public func gain(at time: Int64) -> Float {
         var gain: Float = 1

@@ -24,6 +24,10 @@ public final class GainNode: AudioNode {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
     }
 
+    public override var planDetail: String? {
+        purpose ?? ParameterDescription(id: 0, name: "gain", range: -96...96, defaultValue: 0, unit: .decibels).describe(Float(decibels))
+    }
+
     public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
         let frames = try pullInput(bus: 0, &flags, request, into: output)
         guard factor != 1 else { return frames }
@@ -33,4 +37,12 @@ public final class GainNode: AudioNode {
         }
         return frames
     }
+}
+
+extension GainNode {
+    /// The gain as a catalogued node kind: one fixed gain in dB.
+    public static let kind = NodeKind(
+        name: "gain", summary: "multiplies the stream by a fixed gain",
+        settings: [SettingDescription("gain", .number(.decibels, -96...96), "the gain in dB", required: true)],
+        make: { name, settings, _ in GainNode(name: name, decibels: settings.number("gain")!) })
 }

@@ -86,16 +86,20 @@ public final class MixerNode: AudioNode {
     }
 
     public override var parameterDescriptions: [ParameterDescription] {
-        var descriptions = [ParameterDescription(id: Self.masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: "dB")]
+        var descriptions = [ParameterDescription(id: Self.masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: .decibels)]
         for bus in 0..<inputBusCount {
             descriptions += [
-                ParameterDescription(id: Self.id(.gain, bus: bus), name: "gain[\(bus)]", range: -96...24, defaultValue: 0, unit: "dB"),
-                ParameterDescription(id: Self.id(.pan, bus: bus), name: "pan[\(bus)]", range: -1...1, defaultValue: 0, unit: "position"),
-                ParameterDescription(id: Self.id(.enable, bus: bus), name: "enable[\(bus)]", range: 0...1, defaultValue: 1, unit: "switch"),
-                ParameterDescription(id: Self.id(.mute, bus: bus), name: "mute[\(bus)]", range: 0...1, defaultValue: 0, unit: "switch"),
+                ParameterDescription(id: Self.id(.gain, bus: bus), name: "gain[\(bus)]", range: -96...24, defaultValue: 0, unit: .decibels),
+                ParameterDescription(id: Self.id(.pan, bus: bus), name: "pan[\(bus)]", range: -1...1, defaultValue: 0, unit: .pan),
+                .boolean(id: Self.id(.enable, bus: bus), name: "enable[\(bus)]", defaultValue: true),
+                .boolean(id: Self.id(.mute, bus: bus), name: "mute[\(bus)]", defaultValue: false),
             ]
         }
         return descriptions
+    }
+
+    public override var planDetail: String? {
+        "\(inputBusCount) buses, \(streamFormat(scope: .output).map(\.description) ?? "?")"
     }
 
     /// Places input bus `bus` `frames` frames after the start of the mix; only while uninitialized.
@@ -228,4 +232,43 @@ public final class MixerNode: AudioNode {
     private func decibelsToGain(_ decibels: Float) -> Float {
         decibels <= -96 ? 0 : powf(10, decibels / 20)
     }
+}
+
+extension MixerNode {
+    /// The mixer as a catalogued node kind: its rate, channels and buses as settings, its
+    /// volume and per-bus gain, pan, enable and mute as parameters.
+    public static let kind = NodeKind(
+        name: "mixer", summary: "the multichannel mixer: sums its input buses with per-bus gain and pan",
+        settings: [
+            SettingDescription("rate", .number(.hertz, 1...768_000), "the mix's sample rate (default: the first file's)"),
+            SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), "the mix's channel count (default 2)"),
+            SettingDescription("buses", .list([
+                SettingDescription("gain", .number(.decibels, -96...24), "the bus's gain (default 0 dB)"),
+                SettingDescription("pan", .number(.pan, -1...1), "-1 (left) to 1 (right), default 0"),
+                SettingDescription("start", .time, "where the bus starts in the mix (default 0)"),
+                SettingDescription("mute", .flag, "pulled but not heard (default false)"),
+                SettingDescription("enabled", .flag, "pulled at all (default true)"),
+            ]), "each input bus's settings, in bus order"),
+        ],
+        parameters: [
+            ParameterDescription(id: masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: .decibels),
+            ParameterDescription(id: id(.gain, bus: 0), name: "gain[N]", range: -96...24, defaultValue: 0, unit: .decibels),
+            ParameterDescription(id: id(.pan, bus: 0), name: "pan[N]", range: -1...1, defaultValue: 0, unit: .pan),
+            .boolean(id: id(.enable, bus: 0), name: "enable[N]", defaultValue: true),
+            .boolean(id: id(.mute, bus: 0), name: "mute[N]", defaultValue: false),
+        ],
+        make: { name, settings, context in
+            let buses = settings.list("buses")
+            let rate = settings.number("rate") ?? context.sampleRate
+            let mixer = try MixerNode(name: name, inputBusCount: max(buses.count, context.connectedInputBuses),
+                                      output: .canonical(sampleRate: rate, channelCount: settings.integer("channels") ?? 2))
+            for (bus, busSettings) in buses.enumerated() {
+                try mixer.setParameter(id(.gain, bus: bus), Float(busSettings.number("gain") ?? 0))
+                try mixer.setParameter(id(.pan, bus: bus), Float(busSettings.number("pan") ?? 0))
+                try mixer.setParameter(id(.mute, bus: bus), busSettings.flag("mute") == true ? 1 : 0)
+                try mixer.setParameter(id(.enable, bus: bus), busSettings.flag("enabled") == false ? 0 : 1)
+                try mixer.setStartOffset(frames: busSettings.time("start")?.frames(at: rate) ?? 0, bus: bus)
+            }
+            return mixer
+        })
 }

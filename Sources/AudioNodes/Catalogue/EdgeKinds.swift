@@ -1,0 +1,25 @@
+import AudioGraph
+
+/// The file a graph reads: a source the job opens through the decoders and feeds into the
+/// graph, converted to the graph's rate where it differs.
+public enum FileSourceKind {
+    /// Its description.
+    public static let kind = NodeKind(
+        name: "file", summary: "reads an audio file (any format a decoder of this build reads)", role: .source,
+        settings: [SettingDescription("path", .text, "the file to read, relative to the graph file", required: true)],
+        make: nil)
+}
+
+/// The file a graph writes: its one generic output, which the job pulls into the file.
+public enum GenericOutputKind {
+    /// Its description.
+    public static let kind = NodeKind(
+        name: "output", summary: "the generic output: the rendered audio goes to this file", role: .output,
+        settings: [
+            SettingDescription("path", .text, "the file to write, relative to the graph file", required: true),
+            SettingDescription("bits", .choice(["8", "16", "24", "32", "float", "double"]),
+                               "the sample encoding (default: the first input's where the container holds it, else 16)"),
+            SettingDescription("container", .text, "the container (default: from the path's extension)"),
+        ],
+        make: { name, _, _ in GenericOutput(name: name) })
+}

@@ -1,0 +1,54 @@
+import AudioNodes
+
+/// Finds EQ presets the way users name them: a preset file by path, or a name matched
+/// loosely (`bass-booster` is "Bass Booster") among the user's presets and the built-in ones.
+///
+/// The user's presets are in the folder `AURENDER_PRESETS`, else `~/.config/aurender/presets`;
+/// they come before the built-in ones, so a user preset may replace one.
+public struct PresetLookup: Sendable {
+    /// The folder of user presets, if any.
+    public var userFolder: String?
+    /// Where relative preset file paths are resolved (a graph file's folder); nil: as given.
+    public var baseFolder: String?
+
+    /// A lookup over the user folder the environment names.
+    public init(environment: [String: String], baseFolder: String? = nil) {
+        userFolder = EQPresetLibrary.userFolder(environment: environment)
+        self.baseFolder = baseFolder
+    }
+
+    /// Every preset a name can find: the user's, then the built-in ones.
+    public func available() throws(PresetLookupError) -> [EQPreset] {
+        guard let userFolder else { return EQPresetLibrary.builtIn }
+        do { return try EQPresetLibrary.presets(inFolder: userFolder) + EQPresetLibrary.builtIn } catch { throw .malformed(error) }
+    }
+
+    /// The preset a name or a `.json` path names.
+    public func preset(named name: String) throws(PresetLookupError) -> EQPreset {
+        if name.hasSuffix(".json") || name.contains("/") {
+            let path = name.hasPrefix("/") ? name : baseFolder.map { $0 + "/" + name } ?? name
+            do { return try EQPresetLibrary.load(path: path) } catch { throw .malformed(error) }
+        }
+        let presets = try available()
+        guard let found = EQPresetLibrary.find(name, in: presets) else {
+            throw .unknown(name: name, nearest: EQPresetLibrary.nearestNames(to: name, in: presets))
+        }
+        return found
+    }
+}
+
+/// A preset could not be found or read.
+public enum PresetLookupError: Error, Equatable, CustomStringConvertible {
+    /// No preset has this name; `nearest` are the closest names.
+    case unknown(name: String, nearest: [String])
+    /// A preset file or table is malformed.
+    case malformed(PresetError)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name, let nearest):
+            "unknown EQ preset '\(name)'; did you mean \(nearest.map { "'\($0)'" }.joined(separator: ", "))?"
+        case .malformed(let error): error.description
+        }
+    }
+}
