@@ -101,6 +101,51 @@ import Testing
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
     }
+
+    /// Fields are checked against the node kind: units accepted, misspellings and bad values refused.
+    @Test(arguments: [
+        (#"{"name": "e", "type": "eq", "presett": "Rock"}"#, "graph: node 'e' (eq): field 'presett': unknown field (eq takes preset, mode or preamp)"),
+        (#"{"name": "e", "type": "eq", "preset": "Rock", "preamp": "loud"}"#, "graph: node 'e' (eq): field 'preamp': must be a number, not 'loud'"),
+        (#"{"name": "e", "type": "eq", "preset": 3}"#, "graph: node 'e' (eq): field 'preset': must be a text, not a number"),
+        (#"{"name": "e", "type": "eq", "preset": "Rock", "mode": "exact"}"#, "graph: node 'e' (eq): field 'mode': must be classic or accurate, not 'exact'"),
+    ])
+    func nodeFieldsAreCheckedByKind(node: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: fixture("speech.wav"), toPath: folder.file("in.wav"))
+        try write(#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, "# + node + #", {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "e"}, {"from": "e", "to": "o"}]}"#,
+                  to: folder.file("g.json"))
+        let result = try aurender([folder.file("g.json")])
+        #expect(result.status == 64)
+        #expect(result.standardError == "aurender: \(message)\n", "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
+    }
+
+    /// Times and levels take units; events name parameters and choices; a ramp is one plan line.
+    @Test func unitsAndNamedEventsInAGraphFile() throws {
+        let folder = try TemporaryFolder()
+        try writeFloats([Float](repeating: 0.25, count: 16000), rate: 8000, to: folder.file("tone.wav"))
+        try write("""
+            {"nodes": [{"name": "in", "type": "file", "path": "tone.wav"},
+                       {"name": "eq", "type": "eq", "preset": "Flat"},
+                       {"name": "mix", "type": "mixer", "channels": 1, "volume": "-6.0206dB"},
+                       {"name": "out", "type": "output", "path": "out.wav", "bits": "float"}],
+             "connections": [{"from": "in", "to": "eq"}, {"from": "eq", "to": "mix"}, {"from": "mix", "to": "out"}],
+             "events": [{"at": "500ms", "node": "mix", "parameter": "volume", "value": "0dB", "ramp": "4000f"},
+                        {"at": "0:01.5", "node": "eq", "parameter": "preset", "value": "bass-booster"}]}
+            """, to: folder.file("g.json"))
+        let plan = try aurender([folder.file("g.json"), "--dry-run"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        #expect(plan.output.contains("event   frame 4000 (0.5 s): mix volume ramps -6.021 dB -> 0 dB over 4000 frames, in 125 steps of 32\n"))
+        #expect(plan.output.contains("event   frame 12000 (1.5 s): eq preset = 'Bass Booster'"))
+        #expect(plan.output.components(separatedBy: "event ").count == 3, "one line per event, not per ramp step")
+        let result = try aurender([folder.file("g.json")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(output.count == 16000)
+        #expect(abs(output[3999] - 0.125) < 1e-4, "the volume starts at -6 dB")
+        #expect(abs(output[8100] - 0.25) < 1e-4, "and reaches 0 dB 4000 frames after frame 4000")
+        #expect(abs(output[11_000] - 0.25) < 1e-4, "a flat EQ passes the tone")
+    }
 }
 
 /// The mixer's glide, as documented.

@@ -33,7 +33,8 @@ public enum NodeCatalogue {
             } else if kind.parameters.contains(where: { $0.name == field }) {
                 parameters.append((field, value))
             } else {
-                let known = kind.settings.map(\.name) + kind.parameters.map(\.name).filter { !$0.contains("[") }
+                let settings = kind.settings.map(\.name)
+                let known = settings + kind.parameters.map(\.name).filter { !$0.contains("[") && !settings.contains($0) }
                 throw NodeSettingError(node: node, kind: kind.name, field: field,
                                        problem: "unknown field (\(kind.name) takes \(SettingDescription.alternatives(known)))")
             }
