@@ -28,17 +28,16 @@ struct EqualizerOptions: ParsableArguments {
         return try Self.findPreset(preset, environment: environment)
     }
 
-    /// A preset by name or JSON file path; unknown names are a usage error listing the nearest.
+    /// A preset by name or JSON file path, through the library's lookup; an unknown name is a
+    /// usage error listing the nearest and the command that lists them all.
     static func findPreset(_ preset: String, environment: [String: String]) throws -> EQPreset {
-        if preset.hasSuffix(".json") || preset.contains("/") {
-            do { return try EQPresetLibrary.load(path: preset) } catch { throw RenderError.usage(error.description) }
-        }
-        let available = try availablePresets(environment: environment)
-        guard let found = EQPresetLibrary.find(preset, in: available) else {
-            let nearest = EQPresetLibrary.nearestNames(to: preset, in: available).map { "'\($0)'" }.joined(separator: ", ")
-            throw RenderError.usage("unknown EQ preset '\(preset)'; did you mean \(nearest)? ('aurender presets' lists them all)")
-        }
-        return found
+        do { return try PresetLookup(environment: environment).preset(named: preset) } catch { throw RenderError.usage(hint(for: error)) }
+    }
+
+    /// The lookup's message, with the command that lists the presets where a name was unknown.
+    static func hint(for error: PresetLookupError) -> String {
+        if case .unknown = error { return "\(error) ('aurender presets' lists them all)" }
+        return error.description
     }
 
     /// The equalizer node for `preset`, or none when it would change nothing.
@@ -50,12 +49,6 @@ struct EqualizerOptions: ParsableArguments {
         try node.setParameter(GraphicEQNode.Parameter.preamp, Float(preampDB))
         return [node]
     }
-}
-
-/// The user's presets (from `AURENDER_PRESETS` or `~/.config/aurender/presets`) and the built-in ones.
-func availablePresets(environment: [String: String]) throws -> [EQPreset] {
-    guard let folder = EQPresetLibrary.userFolder(environment: environment) else { return EQPresetLibrary.builtIn }
-    do { return try EQPresetLibrary.presets(inFolder: folder) + EQPresetLibrary.builtIn } catch { throw RenderError.usage(error.description) }
 }
 
 extension GraphicEQDesign.Mode: ExpressibleByArgument {}

@@ -46,13 +46,11 @@ struct PresetsCommand: ParsableCommand {
     func run() throws {
         let presets: [EQPreset]
         do {
-            let available = try availablePresets(environment: ProcessInfo.processInfo.environment)
-            presets = try names.isEmpty ? available : names.map { name in
-                guard let found = EQPresetLibrary.find(name, in: available) else {
-                    let nearest = EQPresetLibrary.nearestNames(to: name, in: available).map { "'\($0)'" }.joined(separator: ", ")
-                    throw RenderError.usage("unknown EQ preset '\(name)'; did you mean \(nearest)?")
-                }
-                return found
+            let lookup = PresetLookup(environment: ProcessInfo.processInfo.environment)
+            do throws(PresetLookupError) {
+                presets = try names.isEmpty ? lookup.available() : names.map { name throws(PresetLookupError) in try lookup.preset(named: name) }
+            } catch {
+                throw RenderError.usage(EqualizerOptions.hint(for: error))
             }
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
