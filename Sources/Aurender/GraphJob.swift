@@ -144,11 +144,11 @@ public struct GraphJob {
                 case .output: made = outputNode
                 case .converter:
                     let quality = try node.quality.map { name in
-                        guard let quality = ConverterQuality(name: name) else { throw bad("converter '\(node.name)': unknown quality '\(name)'") }
+                        guard let quality = ResamplerQuality(name: name) else { throw bad("converter '\(node.name)': unknown quality '\(name)'") }
                         return quality
-                    } ?? options.converterQuality
+                    } ?? options.resamplerQuality
                     made = try FormatConverterNode(name: node.name, output: .canonical(sampleRate: node.rate ?? rate, channelCount: node.channels ?? 2),
-                                                   quality: quality)
+                                                   resampler: try OutputRendering.resamplerEngine(named: options.resampler), quality: quality)
                 case .eq:
                     guard let presetName = node.preset else { throw bad("eq '\(node.name)' needs a preset") }
                     var presets = [try findPreset(presetName)]
@@ -188,7 +188,8 @@ public struct GraphJob {
                     readers.append(reader)
                     var conversion = RenderJob.Options()
                     conversion.sampleRate = rate
-                    conversion.converterQuality = options.converterQuality
+                    conversion.resampler = options.resampler
+                    conversion.resamplerQuality = options.resamplerQuality
                     if destination is MixerNode, reader.format.channelCount > 2 {
                         conversion.channelCount = destination.streamFormat(scope: .output)?.channelCount
                     }

@@ -94,7 +94,7 @@ public struct RenderPlan {
         switch node {
         case let converter as FormatConverterNode:
             var parts: [String] = []
-            if converter.resamples { parts.append("libsamplerate \(converter.quality.name)") }
+            if converter.resamples { parts.append("\(converter.resampler.name) \(converter.quality.name)") }
             if let matrix = converter.matrix { parts.append("channel matrix \(matrix)") }
             return parts.isEmpty ? "pass-through" : parts.joined(separator: ", ")
         case let eq as GraphicEQNode:
