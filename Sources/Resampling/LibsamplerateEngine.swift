@@ -113,7 +113,7 @@ final class LibsamplerateEngine: ResamplerEngine {
         if step.status != 0 { throw .library(engine: Self.kind.name, message: LibSamplerate.message(step.status)) }
         var generated = step.generated
         if endOfInput, step.used == 0, generated == 0 {
-            (output).update(repeating: 0, count: capacity * channelCount)
+            output.update(repeating: 0, count: capacity * channelCount)
             generated = capacity
         }
         consumed += step.used

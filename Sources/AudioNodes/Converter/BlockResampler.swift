@@ -9,9 +9,8 @@ import Resampling
 /// a mono one does), so converting channels in parallel gains little; converting stretches of
 /// time does. Each block's engine starts `preroll` frames early and reads `preroll` frames past
 /// the block's end, at least the engine's `latency` (how far its filter reaches), and blocks
-/// start where input and output frames
-/// align exactly (the block start × ratio is whole), so the blocks join into what one
-/// converter makes, to within rounding. Block boundaries depend only on input time, so the
+/// start where input and output frames align exactly (the block start × ratio is whole), so
+/// the blocks join into what one engine makes, to within rounding. Block boundaries depend only on input time, so the
 /// output does not depend on slice sizes. Everything is allocated at init.
 final class BlockResampler {
     let channelCount: Int

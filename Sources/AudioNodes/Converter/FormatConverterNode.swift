@@ -71,10 +71,15 @@ public final class FormatConverterNode: AudioNode {
         }
     }
 
+    /// Whether channels are mixed before resampling: when that leaves fewer (or as many) to resample.
+    private static func mixesFirst(input: StreamFormat, output: StreamFormat) -> Bool {
+        output.channelCount <= input.channelCount
+    }
+
     /// What the engine converts: the rates, and the channels left after mixing when mixing first.
     private func resamplerConfiguration(input: StreamFormat, output: StreamFormat) -> ResamplerConfiguration {
         ResamplerConfiguration(inputRate: Int(input.sampleRate), outputRate: Int(output.sampleRate),
-                               channelCount: output.channelCount <= input.channelCount ? output.channelCount : input.channelCount,
+                               channelCount: Self.mixesFirst(input: input, output: output) ? output.channelCount : input.channelCount,
                                quality: quality)
     }
 
@@ -83,7 +88,7 @@ public final class FormatConverterNode: AudioNode {
         let chosen = requestedMatrix ?? .standard(from: input.channelCount, to: output.channelCount)
         matrix = chosen.isIdentity ? nil : chosen
         ratio = output.sampleRate / input.sampleRate
-        mixBeforeResampling = output.channelCount <= input.channelCount
+        mixBeforeResampling = Self.mixesFirst(input: input, output: output)
         let block = maximumFramesPerSlice
         pulled = AudioBufferStorage(channelCount: input.channelCount, capacity: block)
         mixed = nil

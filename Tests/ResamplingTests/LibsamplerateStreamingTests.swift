@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct SampleRateConverterTests {
+@Suite struct LibsamplerateStreamingTests {
     @Test func qualitiesHaveNamesBothWays() {
         #expect(ResamplerQuality.allCases.map(\.name) == ["best", "medium", "fastest", "zoh", "linear"])
         #expect(ResamplerQuality(name: "ZOH") == .zeroOrderHold)
