@@ -165,7 +165,8 @@ public struct GraphJob {
                     readers.append(reader)
                     var conversion = RenderJob.Options()
                     conversion.sampleRate = rate
-                    conversion.converterQuality = options.converterQuality
+                    conversion.resampler = options.resampler
+                    conversion.resamplerQuality = options.resamplerQuality
                     if destination is MixerNode, reader.format.channelCount > 2 {
                         conversion.channelCount = destination.streamFormat(scope: .output)?.channelCount
                     }
@@ -228,7 +229,9 @@ public struct GraphJob {
         }
         let lookup = presets
         let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
-                                  findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices)
+                                  findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices,
+                                  resampler: try OutputRendering.resamplerEngine(named: options.resampler),
+                                  resamplerQuality: options.resamplerQuality)
         return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
     }
 

@@ -84,7 +84,8 @@ public struct MixJob {
                 var format = reader.format
                 var conversion = RenderJob.Options()
                 conversion.sampleRate = mixFormat.sampleRate
-                conversion.converterQuality = options.converterQuality
+                conversion.resampler = options.resampler
+                conversion.resamplerQuality = options.resamplerQuality
                 if format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1) {
                     conversion.channelCount = mixFormat.channelCount
                 }

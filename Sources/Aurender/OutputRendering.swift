@@ -32,7 +32,13 @@ enum OutputRendering {
         }
         do { try output.validate() } catch { throw RenderError.usage("\(output.description): \(error)") }
         guard output != input || options.channelMatrix.map({ !$0.isIdentity }) == true else { return nil }
-        return try FormatConverterNode(name: name, output: output, quality: options.converterQuality, matrix: options.channelMatrix)
+        return try FormatConverterNode(name: name, output: output, resampler: try resamplerEngine(named: options.resampler),
+                                       quality: options.resamplerQuality, matrix: options.channelMatrix)
+    }
+
+    /// The registered resampler engine called `name`; an unknown name is a usage error listing the known ones.
+    static func resamplerEngine(named name: String) throws -> ResamplerEngineKind {
+        do throws(ResamplerError) { return try ResamplerRegistry.engine(named: name) } catch { throw RenderError.usage(error.description) }
     }
 
     /// The frames a stream of `frames` at `from` Hz has after conversion to `to` Hz.

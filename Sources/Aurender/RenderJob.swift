@@ -27,8 +27,11 @@ public struct RenderJob {
         public var channelCount: Int?
         /// How input channels become output channels; nil uses the standard matrix.
         public var channelMatrix: ChannelMatrix?
-        /// The libsamplerate converter for rate changes.
-        public var converterQuality = ConverterQuality.best
+        /// The resampler engine for rate changes, by name (`ResamplerRegistry`); an unknown name
+        /// is an error when the graph is built.
+        public var resampler = ResamplerRegistry.defaultEngine.name
+        /// The quality asked of the resampler engine, which uses its nearest level.
+        public var resamplerQuality = ResamplerQuality.best
         /// Whether to dither when quantizing to integers.
         public var dither = DitherChoice.automatic
         /// The dither's seed: the same seed gives the same bytes.

@@ -3,15 +3,15 @@ import Aurender
 
 /// The options that change the output's rate, channels and quantization.
 struct ConversionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output sample rate in Hz (libsamplerate).", valueName: "hz"))
+    @Option(help: ArgumentHelp("Output sample rate in Hz (\(ResamplerRegistry.defaultEngine.name)).", valueName: "hz"))
     var rate: Int?
 
     @Option(help: ArgumentHelp("Output channel count: mono becomes copies, stereo to mono is (L+R)/2, 5.1 to stereo follows ITU-R BS.775.",
                                valueName: "n"))
     var channels: Int?
 
-    @Option(help: ArgumentHelp("Sample-rate converter: best, medium, fastest, zoh or linear.", valueName: "quality"))
-    var srcQuality: ConverterQualityArgument = ConverterQualityArgument(quality: .best)
+    @Option(help: ArgumentHelp("Sample-rate converter: \(ResamplerQuality.namesListed).", valueName: "quality"))
+    var srcQuality: ResamplerQualityArgument = ResamplerQualityArgument(quality: .best)
 
     @Option(help: ArgumentHelp("Output channel i takes input channel map[i], 0-based: 1,0 swaps a stereo pair.", valueName: "map"))
     var channelMap: String?
@@ -50,7 +50,7 @@ struct ConversionOptions: ParsableArguments {
     func apply(to options: inout RenderJob.Options, inputChannels: () throws -> Int) throws {
         options.sampleRate = rate.map(Double.init)
         options.channelCount = channels
-        options.converterQuality = srcQuality.quality
+        options.resamplerQuality = srcQuality.quality
         options.dither = dither
         options.ditherSeed = ditherSeed
         let rate = options.sampleRate ?? 44100
@@ -72,19 +72,19 @@ struct ConversionOptions: ParsableArguments {
     }
 }
 
-/// A converter quality named on the command line.
-struct ConverterQualityArgument: ExpressibleByArgument {
-    let quality: ConverterQuality
+/// A resampler quality named on the command line.
+struct ResamplerQualityArgument: ExpressibleByArgument {
+    let quality: ResamplerQuality
 
-    init(quality: ConverterQuality) { self.quality = quality }
+    init(quality: ResamplerQuality) { self.quality = quality }
 
     init?(argument: String) {
-        guard let quality = ConverterQuality(name: argument) else { return nil }
+        guard let quality = ResamplerQuality(name: argument) else { return nil }
         self.quality = quality
     }
 
     var defaultValueDescription: String { quality.name }
-    static var allValueStrings: [String] { ConverterQuality.allCases.map(\.name) }
+    static var allValueStrings: [String] { ResamplerQuality.allCases.map(\.name) }
 }
 
 extension RenderJob.DitherChoice: ExpressibleByArgument {}

@@ -130,7 +130,7 @@ struct RenderCommand: ParsableCommand {
                 preset: EQPreset?) -> RenderReport {
         RenderReport(version: AurenderVersion.string, inputs: [input], output: output, summary: summary, seconds: seconds,
                      options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
-                                                   srcQuality: options.sampleRate == nil ? nil : options.converterQuality.name,
+                                                   srcQuality: options.sampleRate == nil ? nil : options.resamplerQuality.name,
                                                    ditherSeed: summary.dither?.seed),
                      normalization: options.normalization)
     }
@@ -163,7 +163,7 @@ struct RenderCommand: ParsableCommand {
         options.clipPolicy = onClip
         options.dither = conversion.dither
         options.ditherSeed = conversion.ditherSeed
-        options.converterQuality = conversion.srcQuality.quality
+        options.resamplerQuality = conversion.srcQuality.quality
         let environment = ProcessInfo.processInfo.environment
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."

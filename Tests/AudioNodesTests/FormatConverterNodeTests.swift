@@ -3,13 +3,13 @@ import AudioGraph
 import AudioNodes
 import Foundation
 import MallocCounter
-import Resampling
+@testable import Resampling
 import TestSupport
 import Testing
 
 @Suite struct FormatConverterNodeTests {
     func convert(_ channels: [[Float]], from inRate: Double, to outRate: Double, channels outChannels: Int? = nil,
-                 quality: ConverterQuality = .best, sliceSize: Int = 4096, matrix: ChannelMatrix? = nil) throws -> [[Float]] {
+                 quality: ResamplerQuality = .best, sliceSize: Int = 4096, matrix: ChannelMatrix? = nil) throws -> [[Float]] {
         let node = try FormatConverterNode(output: .canonical(sampleRate: outRate, channelCount: outChannels ?? channels.count),
                                            quality: quality, matrix: matrix)
         return try NodeHarness(node: node, channels: channels, sampleRate: inRate).render(sliceSize: sliceSize)
@@ -69,11 +69,11 @@ import Testing
     }
 
     /// The streaming node matches libsamplerate's one-shot `src_simple` on the whole signal.
-    @Test(arguments: [ConverterQuality.best, .medium, .fastest])
-    func matchesLibsamplerateOneShot(quality: ConverterQuality) throws {
+    @Test(arguments: [ResamplerQuality.best, .medium, .fastest])
+    func matchesLibsamplerateOneShot(quality: ResamplerQuality) throws {
         let input = Signal.noise(frames: 50_000, amplitude: 0.5, seed: 7)
         let streamed = try convert([input], from: 44100, to: 48000, quality: quality, sliceSize: 1000)[0]
-        let whole = try SampleRateConverter.convertWhole(input, channelCount: 1, ratio: 48000.0 / 44100, quality: quality)
+        let whole = try LibsamplerateEngine.convertWhole(input, channelCount: 1, ratio: 48000.0 / 44100, quality: quality)
         let worst = zip(streamed, whole).map { abs($0 - $1) }.max() ?? 1
         #expect(worst < 1e-4, "\(quality.name): \(worst)")
         #expect(abs(streamed.count - whole.count) <= 2)
@@ -84,7 +84,7 @@ import Testing
     func blocksJoinIntoTheSingleStateResult(inRate: Double, outRate: Double) throws {
         let input = Signal.noise(frames: 400_003, amplitude: 0.5, seed: 11)
         let streamed = try convert([input], from: inRate, to: outRate, sliceSize: 4096)[0]
-        let whole = try SampleRateConverter.convertWhole(input, channelCount: 1, ratio: outRate / inRate, quality: .best)
+        let whole = try LibsamplerateEngine.convertWhole(input, channelCount: 1, ratio: outRate / inRate, quality: .best)
         let compared = min(streamed.count, whole.count) - 200
         let worst = zip(streamed.prefix(compared), whole.prefix(compared)).map { abs($0 - $1) }.max() ?? 1
         #expect(worst <= 1e-6, "\(inRate) → \(outRate): the joined blocks differ from one state by \(worst)")

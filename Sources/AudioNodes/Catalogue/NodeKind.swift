@@ -1,4 +1,5 @@
 import AudioGraph
+import Resampling
 
 /// A kind of node a graph can hold, described as data: its name, a one-line summary, its
 /// settings (fixed when the node is made) and its parameters (changeable while rendering).
@@ -61,10 +62,17 @@ public struct NodeContext {
     /// The texts events will give each indexed parameter, so the node has those choices ready
     /// (the presets an EQ will switch to).
     public var scheduledChoices: [String: [String]]
+    /// The resampler engine a converter uses unless its settings name one.
+    public var resampler: ResamplerEngineKind
+    /// The quality a converter asks of its engine unless its settings name one.
+    public var resamplerQuality: ResamplerQuality
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
-                scheduledChoices: [String: [String]] = [:]) {
+                scheduledChoices: [String: [String]] = [:], resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
+                resamplerQuality: ResamplerQuality = .best) {
         self.sampleRate = sampleRate
+        self.resampler = resampler
+        self.resamplerQuality = resamplerQuality
         self.connectedInputBuses = connectedInputBuses
         self.findPreset = findPreset
         self.scheduledChoices = scheduledChoices

@@ -3,19 +3,19 @@ import Dispatch
 import Resampling
 
 /// Changes the sample rate of a stream in fixed blocks of input, two blocks at a time on two
-/// threads, each block through its own libsamplerate state.
+/// threads, each block through its own resampler engine.
 ///
-/// libsamplerate's cost is per frame, not per channel (a stereo state costs what a mono one
-/// does), so converting channels in parallel gains nothing; converting stretches of time does.
-/// Each block's converter starts `preroll` frames early and reads `preroll` frames past the
-/// block's end, more than the filter reaches, and blocks start where input and output frames
-/// align exactly (the block start × ratio is whole), so the blocks join into what one
-/// converter makes, to within rounding. Block boundaries depend only on input time, so the
+/// An engine's cost is per frame more than per channel (a stereo libsamplerate state costs what
+/// a mono one does), so converting channels in parallel gains little; converting stretches of
+/// time does. Each block's engine starts `preroll` frames early and reads `preroll` frames past
+/// the block's end, at least the engine's `latency` (how far its filter reaches), and blocks
+/// start where input and output frames align exactly (the block start × ratio is whole), so
+/// the blocks join into what one engine makes, to within rounding. Block boundaries depend only on input time, so the
 /// output does not depend on slice sizes. Everything is allocated at init.
 final class BlockResampler {
     let channelCount: Int
-    /// Output rate over input rate.
-    let ratio: Double
+    /// The rates, channels and quality every block is converted with.
+    let configuration: ResamplerConfiguration
     /// Input frames per block, a multiple of the alignment unit.
     let blockFrames: Int
     /// Input frames fed before and after each block.
@@ -39,40 +39,42 @@ final class BlockResampler {
     private let go = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
-    /// One converter and the output of the block it last converted.
+    /// One engine and the output of the block it last converted.
     final class Lane {
-        let converter: SampleRateConverter
+        let engine: any ResamplerEngine
+        let engineName: String
         let channelCount: Int
         let output: UnsafeMutablePointer<Float>
         var job = Job()
-        var failure: SampleRateConverterError?
+        var failure: ResamplerError?
         var shouldStop = false
 
-        init(ratio: Double, channelCount: Int, quality: ConverterQuality, capacity: Int) throws(SampleRateConverterError) {
-            converter = try SampleRateConverter(ratio: ratio, channelCount: channelCount, quality: quality)
-            self.channelCount = channelCount
+        init(engine: any ResamplerEngine, engineName: String, capacity: Int) {
+            self.engine = engine
+            self.engineName = engineName
+            channelCount = engine.configuration.channelCount
             output = .allocate(capacity: capacity * channelCount)
         }
 
         deinit { output.deallocate() }
 
         /// Converts the job's input from the start: the preroll's output is dropped, then
-        /// exactly `keep` frames are kept (zeros pad a flush that falls short).
+        /// exactly `keep` frames are kept (the engine's exact length makes a final block's flush
+        /// end there).
         func run(_ input: UnsafePointer<Float>) {
-            converter.reset()
+            engine.reset()
             let total = job.discard + job.keep
             var used = 0, produced = 0
-            do {
+            do throws(ResamplerError) {
                 while produced < total {
-                    let step = try converter.process(input: input + (job.inputOffset + used) * channelCount,
-                                                     inputFrames: job.inputFrames - used,
-                                                     output: output + produced * channelCount,
-                                                     outputCapacity: total - produced, endOfInput: job.endOfInput)
-                    used += step.framesUsed
-                    produced += step.framesGenerated
-                    if step.framesUsed == 0, step.framesGenerated == 0 {
-                        (output + produced * channelCount).update(repeating: 0, count: (total - produced) * channelCount)
-                        produced = total
+                    let step = try engine.process(.interleaved(input + (job.inputOffset + used) * channelCount),
+                                                  inputFrames: job.inputFrames - used,
+                                                  into: .interleaved(output + produced * channelCount),
+                                                  outputCapacity: total - produced, endOfInput: job.endOfInput)
+                    used += step.framesConsumed
+                    produced += step.framesProduced
+                    if step.framesConsumed == 0, step.framesProduced == 0 {
+                        throw .stalled(engine: engineName, produced: produced, expected: total)
                     }
                 }
                 failure = nil
@@ -91,22 +93,20 @@ final class BlockResampler {
         var endOfInput = false
     }
 
-    /// A resampler between two whole-number rates, taking input `pullFrames` frames at a time.
-    init(channelCount: Int, inputRate: Int, outputRate: Int, quality: ConverterQuality,
-         pullFrames: Int) throws(SampleRateConverterError) {
-        self.channelCount = channelCount
+    /// A resampler with two engines of `kind` for `configuration`, taking input `pullFrames`
+    /// frames at a time.
+    init(kind: ResamplerEngineKind, configuration: ResamplerConfiguration, pullFrames: Int) throws(ResamplerError) {
+        self.configuration = configuration
+        channelCount = configuration.channelCount
         self.pullFrames = pullFrames
-        let ratio = Double(outputRate) / Double(inputRate)
-        self.ratio = ratio
-        let unit = Self.alignmentUnit(inputRate: inputRate, outputRate: outputRate)
+        let unit = Self.alignmentUnit(inputRate: configuration.inputRate, outputRate: configuration.outputRate)
         blockFrames = unit * max(1, Int((65536.0 / Double(unit)).rounded(.up)))
-        preroll = unit * Int((256 / min(ratio, 1) / Double(unit)).rounded(.up))
+        let engines = try [0, 1].map { _ throws(ResamplerError) in try kind.makeEngine(configuration) }
+        preroll = unit * ((engines[0].latency + unit - 1) / unit)
         inputCapacity = 2 * preroll + 2 * blockFrames + pullFrames
         input = .allocate(capacity: inputCapacity * channelCount)
-        let laneCapacity = Int((Double(preroll + blockFrames) * ratio).rounded(.up)) + 16
-        lanes = try [0, 1].map { _ throws(SampleRateConverterError) in
-            try Lane(ratio: ratio, channelCount: channelCount, quality: quality, capacity: laneCapacity)
-        }
+        let laneCapacity = Int((Double(preroll + blockFrames) * configuration.ratio).rounded(.up)) + 16
+        lanes = engines.map { Lane(engine: $0, engineName: kind.name, capacity: laneCapacity) }
         let (second, go, done, input) = (lanes[1], go, done, input)
         worker = BackgroundThread {
             while true {
@@ -186,10 +186,10 @@ final class BlockResampler {
             }
             let before = min(preroll, start - bufferStart)
             let after = min(preroll, available - end)
-            let startOut = Int((Double(start) * ratio).rounded())
-            let endOut = Int((Double(end) * ratio).rounded())
+            let startOut = configuration.outputFrames(forInputFrames: start)
+            let endOut = configuration.outputFrames(forInputFrames: end)
             lane.job = Job(inputOffset: start - before - bufferStart, inputFrames: before + (end - start) + after,
-                           discard: Int((Double(before) * ratio).rounded()), keep: endOut - startOut,
+                           discard: configuration.outputFrames(forInputFrames: before), keep: endOut - startOut,
                            endOfInput: inputEnded && end + after == available)
         }
         let parallel = lanes[1].job.keep > 0

@@ -5,17 +5,20 @@ import Resampling
 /// Converts a stream to another sample rate and channel layout: the format converter unit.
 ///
 /// The output format is a property set at init; the input format comes from what feeds the
-/// node. Rates change through libsamplerate, one converter per channel, streaming: the node
-/// pulls input in blocks of the graph's slice size as its output needs them. Channels are
+/// node. Rates change through a resampler engine chosen at init (`ResamplerRegistry`; libsamplerate
+/// by default), streaming: the node pulls input in blocks of the graph's slice size as its output
+/// needs them, and converts two blocks at a time on two threads (`BlockResampler`). Channels are
 /// mapped with a `ChannelMatrix` (the standard one for the two counts unless one is given),
 /// before resampling when that leaves fewer channels to resample, after it otherwise.
 ///
 /// Output length is exact: round(input frames × output rate / input rate), for any slice
-/// size. libsamplerate compensates its filter's delay, so there is no leading silence, and the
-/// end of input flushes the tail. With equal formats the node passes audio through untouched.
+/// size (the engine's contract). The engine compensates its filter's delay, so there is no
+/// leading silence, and the end of input flushes the tail. With equal formats the node passes audio through untouched.
 public final class FormatConverterNode: AudioNode {
-    /// The libsamplerate converter used when the rates differ.
-    public let quality: ConverterQuality
+    /// The engine that changes the rate when the rates differ.
+    public let resampler: ResamplerEngineKind
+    /// The quality asked of the engine (which uses its nearest level).
+    public let quality: ResamplerQuality
     /// The channel matrix given at init, if any.
     public let requestedMatrix: ChannelMatrix?
 
@@ -23,15 +26,16 @@ public final class FormatConverterNode: AudioNode {
     public private(set) var matrix: ChannelMatrix?
     private var ratio = 1.0
     private var mixBeforeResampling = true
-    private var resampler: BlockResampler?
+    private var blockResampler: BlockResampler?
     private var pulled: AudioBufferStorage?
     private var mixed: AudioBufferStorage?
     private var resampled: AudioBufferStorage?
     private var inputFrames: Int64 = 0
 
     /// A converter producing `output` (its rate and channel count; the graph's canonical form).
-    public init(name: String = "converter", output: StreamFormat, quality: ConverterQuality = .best,
-                matrix: ChannelMatrix? = nil) throws(GraphError) {
+    public init(name: String = "converter", output: StreamFormat, resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
+                quality: ResamplerQuality = .best, matrix: ChannelMatrix? = nil) throws(GraphError) {
+        self.resampler = resampler
         self.quality = quality
         requestedMatrix = matrix
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
@@ -40,7 +44,7 @@ public final class FormatConverterNode: AudioNode {
 
     public override var planDetail: String? {
         var parts: [String] = []
-        if resamples { parts.append("libsamplerate \(quality.name)") }
+        if resamples { parts.append("\(resampler.name) \(quality.name)") }
         if let matrix { parts.append("channel matrix \(matrix)") }
         return parts.isEmpty ? "pass-through" : parts.joined(separator: ", ")
     }
@@ -63,15 +67,27 @@ public final class FormatConverterNode: AudioNode {
                                      reason: "the channel matrix maps \(requestedMatrix.inputCount) channels to \(requestedMatrix.outputCount), but the input has \(input.channelCount)")
         }
         guard input.sampleRate != output.sampleRate else { return }
-        let ratio = output.sampleRate / input.sampleRate
-        guard ratio >= 1.0 / 256, ratio <= 256 else {
-            throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output,
-                                     reason: "libsamplerate converts between rates at most 256 times apart; the input is \(input.sampleRate) Hz")
-        }
         guard input.sampleRate == input.sampleRate.rounded(), output.sampleRate == output.sampleRate.rounded() else {
             throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output,
                                      reason: "rates must be whole numbers of Hz to be converted; the input is \(input.sampleRate) Hz")
         }
+        do throws(ResamplerError) {
+            try resampler.validate(resamplerConfiguration(input: input, output: output))
+        } catch {
+            throw .unsupportedFormat(node: name, scope: .output, bus: 0, format: output, reason: error.description)
+        }
+    }
+
+    /// Whether channels are mixed before resampling: when that leaves fewer (or as many) to resample.
+    private static func mixesFirst(input: StreamFormat, output: StreamFormat) -> Bool {
+        output.channelCount <= input.channelCount
+    }
+
+    /// What the engine converts: the rates, and the channels left after mixing when mixing first.
+    private func resamplerConfiguration(input: StreamFormat, output: StreamFormat) -> ResamplerConfiguration {
+        ResamplerConfiguration(inputRate: Int(input.sampleRate), outputRate: Int(output.sampleRate),
+                               channelCount: Self.mixesFirst(input: input, output: output) ? output.channelCount : input.channelCount,
+                               quality: quality)
     }
 
     public override func allocateRenderResources() throws {
@@ -79,23 +95,22 @@ public final class FormatConverterNode: AudioNode {
         let chosen = requestedMatrix ?? .standard(from: input.channelCount, to: output.channelCount)
         matrix = chosen.isIdentity ? nil : chosen
         ratio = output.sampleRate / input.sampleRate
-        mixBeforeResampling = output.channelCount <= input.channelCount
+        mixBeforeResampling = Self.mixesFirst(input: input, output: output)
         let block = maximumFramesPerSlice
         pulled = AudioBufferStorage(channelCount: input.channelCount, capacity: block)
         mixed = nil
         resampled = nil
-        resampler = nil
+        blockResampler = nil
         inputFrames = 0
         guard resamples else { return }
-        let resampledChannels = mixBeforeResampling ? output.channelCount : input.channelCount
-        if mixBeforeResampling, matrix != nil { mixed = AudioBufferStorage(channelCount: resampledChannels, capacity: block) }
-        if !mixBeforeResampling { resampled = AudioBufferStorage(channelCount: resampledChannels, capacity: block) }
-        resampler = try BlockResampler(channelCount: resampledChannels, inputRate: Int(input.sampleRate),
-                                       outputRate: Int(output.sampleRate), quality: quality, pullFrames: block)
+        let configuration = resamplerConfiguration(input: input, output: output)
+        if mixBeforeResampling, matrix != nil { mixed = AudioBufferStorage(channelCount: configuration.channelCount, capacity: block) }
+        if !mixBeforeResampling { resampled = AudioBufferStorage(channelCount: configuration.channelCount, capacity: block) }
+        blockResampler = try BlockResampler(kind: resampler, configuration: configuration, pullFrames: block)
     }
 
     public override func deallocateRenderResources() {
-        resampler = nil
+        blockResampler = nil
         pulled = nil
         mixed = nil
         resampled = nil
@@ -103,14 +118,14 @@ public final class FormatConverterNode: AudioNode {
 
     public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
         guard let pulled else { return 0 }
-        guard let resampler else {
+        guard let blockResampler else {
             guard let matrix else { return try pullInput(bus: 0, &flags, request, into: output) }
             let frames = try pullInput(bus: 0, &flags, request, into: pulled.list)
             matrix.apply(pulled.list, into: output, frames: request.frameCount)
             return frames
         }
         let target = resampled?.list ?? output
-        let frames = try resampler.read(into: target, offset: 0, frames: request.frameCount) { destination, count in
+        let frames = try blockResampler.read(into: target, offset: 0, frames: request.frameCount) { destination, count in
             try pullInterleaved(into: destination, frames: count, pulled: pulled)
         }
         if let resampled {
@@ -149,12 +164,16 @@ extension FormatConverterNode {
         settings: [
             SettingDescription("rate", .number(.hertz, 1...768_000), "the output rate (default: the graph's)"),
             SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), "the output channel count (default 2)"),
-            SettingDescription("quality", .choice(ConverterQuality.allCases.map(\.name)), "the resampler's quality (default best)"),
+            SettingDescription("quality", .choice(ResamplerQuality.allCases.map(\.name)),
+                               "the quality asked of the resampler (default: the job's, else best)"),
+            SettingDescription("engine", .choice(ResamplerRegistry.engines.map(\.name)),
+                               "the resampler engine (default: the job's, else \(ResamplerRegistry.defaultEngine.name))"),
         ],
         make: { name, settings, context in
-            let quality = settings.text("quality").flatMap(ConverterQuality.init(name:)) ?? .best
+            let quality = settings.text("quality").flatMap(ResamplerQuality.init(name:)) ?? context.resamplerQuality
+            let engine = try settings.text("engine").map { try ResamplerRegistry.engine(named: $0) } ?? context.resampler
             return try FormatConverterNode(name: name, output: .canonical(sampleRate: settings.number("rate") ?? context.sampleRate,
                                                                           channelCount: settings.integer("channels") ?? 2),
-                                           quality: quality)
+                                           resampler: engine, quality: quality)
         })
 }

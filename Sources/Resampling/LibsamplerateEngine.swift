@@ -1,0 +1,173 @@
+import CSamplerate
+
+/// libsamplerate (Secret Rabbit Code) as a resampler engine: one converter state, streaming.
+///
+/// libsamplerate centres its filter, so output starts at input time 0 with no delay; at the end
+/// of input this engine stops at the exact length, or pads with zeros a flush that falls short.
+/// libsamplerate reads interleaved frames only: planar frames go through scratch buffers made
+/// at init, `scratchFrames` at a time.
+final class LibsamplerateEngine: ResamplerEngine {
+    /// The engine's registration: its name, qualities and factory.
+    static let kind = ResamplerEngineKind(
+        name: "libsamplerate",
+        summary: "Secret Rabbit Code: band-limited sinc interpolation (best, medium, fastest), zero-order hold, linear",
+        qualities: converters.map(\.quality),
+        check: { configuration in
+            guard LibSamplerate.isValidRatio(configuration.ratio) else {
+                return "converts between rates at most 256 times apart, not \(configuration.inputRate) Hz to \(configuration.outputRate) Hz"
+            }
+            return nil
+        },
+        make: { configuration throws(ResamplerError) in try LibsamplerateEngine(configuration) }
+    )
+
+    /// aurender's levels and libsamplerate's converters, best first.
+    static let converters: [(quality: ResamplerQuality, converter: Int32)] = [
+        (.best, Int32(SRC_SINC_BEST_QUALITY)),
+        (.medium, Int32(SRC_SINC_MEDIUM_QUALITY)),
+        (.fastest, Int32(SRC_SINC_FASTEST)),
+        (.zeroOrderHold, Int32(SRC_ZERO_ORDER_HOLD)),
+        (.linear, Int32(SRC_LINEAR)),
+    ]
+
+    /// The libsamplerate converter for `quality`, the nearest level libsamplerate has.
+    static func converter(for quality: ResamplerQuality) -> Int32? {
+        quality.nearest(among: converters.map(\.quality)).flatMap { level in converters.first { $0.quality == level }?.converter }
+    }
+
+    /// libsamplerate's own name for the converter `quality` uses ("Best Sinc Interpolator").
+    static func converterName(for quality: ResamplerQuality) -> String? {
+        converter(for: quality).map(LibSamplerate.name)
+    }
+
+    /// Frames per pass through the planar scratch buffers.
+    static let scratchFrames = 1024
+
+    let configuration: ResamplerConfiguration
+    /// 256 input frames at ratios of 1 and above (the best sinc filter reaches about 143),
+    /// 256 / ratio below, where the filter widens as it lowers its cutoff: a bound for every converter.
+    let latency: Int
+    private let state: LibSamplerate.State
+    private let ratio: Double
+    private let channelCount: Int
+    private var consumed = 0
+    private var produced = 0
+    private let scratchInput: UnsafeMutablePointer<Float>
+    private let scratchOutput: UnsafeMutablePointer<Float>
+
+    private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
+        guard let converter = Self.converter(for: configuration.quality) else {
+            throw .unsupportedQuality(engine: Self.kind.name, quality: configuration.quality, offered: Self.kind.qualities)
+        }
+        var error: Int32 = 0
+        guard let state = LibSamplerate.new(converter: converter, channels: configuration.channelCount, error: &error) else {
+            throw .library(engine: Self.kind.name, message: LibSamplerate.message(error))
+        }
+        self.configuration = configuration
+        self.state = state
+        ratio = configuration.ratio
+        channelCount = configuration.channelCount
+        latency = Int((256 / min(ratio, 1)).rounded(.up))
+        scratchInput = .allocate(capacity: Self.scratchFrames * channelCount)
+        scratchOutput = .allocate(capacity: Self.scratchFrames * channelCount)
+    }
+
+    deinit {
+        LibSamplerate.delete(state)
+        scratchInput.deallocate()
+        scratchOutput.deallocate()
+    }
+
+    func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
+                 endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        switch (input, output) {
+        case (.interleaved(let source), .interleaved(let destination)):
+            return try processInterleaved(source, inputFrames: inputFrames, into: destination, outputCapacity: outputCapacity,
+                                          endOfInput: endOfInput)
+        default:
+            return try processThroughScratch(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity,
+                                             endOfInput: endOfInput)
+        }
+    }
+
+    func reset() {
+        LibSamplerate.reset(state)
+        consumed = 0
+        produced = 0
+    }
+
+    /// One `src_process` call, held to the exact length once the input has ended.
+    private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+                                    outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        var capacity = outputCapacity
+        if endOfInput {
+            let remaining = configuration.outputFrames(forInputFrames: consumed + inputFrames) - produced
+            guard remaining > 0 else {
+                consumed += inputFrames
+                return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
+            }
+            capacity = min(capacity, remaining)
+        }
+        let step = LibSamplerate.process(state, input: input, inputFrames: inputFrames, output: output,
+                                         outputCapacity: capacity, endOfInput: endOfInput, ratio: ratio)
+        if step.status != 0 { throw .library(engine: Self.kind.name, message: LibSamplerate.message(step.status)) }
+        var generated = step.generated
+        if endOfInput, step.used == 0, generated == 0 {
+            output.update(repeating: 0, count: capacity * channelCount)
+            generated = capacity
+        }
+        consumed += step.used
+        produced += generated
+        return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
+    }
+
+    /// Planar frames, interleaved into scratch for libsamplerate and back: one scratch's worth.
+    private func processThroughScratch(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput,
+                                       outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        let frames = min(inputFrames, Self.scratchFrames)
+        let source: UnsafePointer<Float>
+        switch input {
+        case .interleaved(let samples):
+            source = samples
+        case .planar(let channels):
+            for channel in 0..<channelCount {
+                for frame in 0..<frames { scratchInput[frame * channelCount + channel] = channels[channel][frame] }
+            }
+            source = UnsafePointer(scratchInput)
+        }
+        let capacity = min(outputCapacity, Self.scratchFrames)
+        let destination: UnsafeMutablePointer<Float>
+        if case .interleaved(let samples) = output { destination = samples } else { destination = scratchOutput }
+        let progress = try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity,
+                                              endOfInput: endOfInput && frames == inputFrames)
+        if case .planar(let channels) = output {
+            for channel in 0..<channelCount {
+                for frame in 0..<progress.framesProduced { channels[channel][frame] = scratchOutput[frame * channelCount + channel] }
+            }
+        }
+        return progress
+    }
+
+    /// Converts a whole signal at once with libsamplerate's `src_simple`: the reference the
+    /// streaming engine is checked against.
+    static func convertWhole(_ input: [Float], channelCount: Int, ratio: Double,
+                             quality: ResamplerQuality) throws(ResamplerError) -> [Float] {
+        guard LibSamplerate.isValidRatio(ratio) else {
+            throw .unsupported(engine: kind.name, reason: "converts between rates at most 256 times apart, not a ratio of \(ratio)")
+        }
+        guard let converter = converter(for: quality) else {
+            throw .unsupportedQuality(engine: kind.name, quality: quality, offered: kind.qualities)
+        }
+        let inputFrames = input.count / channelCount
+        let capacity = Int((Double(inputFrames) * ratio).rounded(.up)) + 64
+        var output = [Float](repeating: 0, count: capacity * channelCount)
+        let step = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                LibSamplerate.simple(input: source.baseAddress!, inputFrames: inputFrames, output: destination.baseAddress!,
+                                     outputCapacity: capacity, ratio: ratio, converter: converter, channels: channelCount)
+            }
+        }
+        if step.status != 0 { throw .library(engine: kind.name, message: LibSamplerate.message(step.status)) }
+        return Array(output.prefix(step.generated * channelCount))
+    }
+}

@@ -1,0 +1,31 @@
+import Aurender
+import TestSupport
+import Testing
+
+/// A render's options name the resampler engine and quality; the plan says which it uses.
+@Suite struct ResamplerChoiceTests {
+    func job(resampler: String, quality: ResamplerQuality) -> RenderJob {
+        var options = RenderJob.Options()
+        options.sampleRate = 48000
+        options.resampler = resampler
+        options.resamplerQuality = quality
+        return RenderJob(input: fixture("speech.wav"), output: "/nonexistent/out.wav", options: options)
+    }
+
+    @Test func thePlanNamesTheEngineAndQuality() throws {
+        #expect(RenderJob.Options().resampler == "libsamplerate")
+        #expect(RenderJob.Options().resamplerQuality == .best)
+        let text = try job(resampler: "libsamplerate", quality: .medium).plan().text
+        #expect(text.contains("converter (libsamplerate medium)"), "\(text)")
+    }
+
+    @Test func anUnknownEngineIsAnErrorNamingTheKnownOnes() {
+        do {
+            _ = try job(resampler: "soxr", quality: .best).plan()
+            Issue.record("an unknown engine was accepted")
+        } catch {
+            #expect("\(error)" == "no resampler engine is named 'soxr'; this build has libsamplerate")
+            #expect(error is RenderError)
+        }
+    }
+}
