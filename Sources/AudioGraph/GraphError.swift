@@ -21,6 +21,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     case invalidMaximumFramesPerSlice(Int)
     case noSuchParameter(node: String, id: ParameterID)
     case parameterOutOfRange(node: String, name: String, value: Float, range: ClosedRange<Float>)
+    case scheduledBeforeStart(node: String, frame: Int64)
+    case cannotReset(node: String, reason: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,10 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
             "node '\(node)' has no parameter \(id)"
         case .parameterOutOfRange(let node, let name, let value, let range):
             "parameter '\(name)' of node '\(node)' must be from \(range.lowerBound) to \(range.upperBound), not \(value)"
+        case .scheduledBeforeStart(let node, let frame):
+            "a change to node '\(node)' cannot be scheduled at frame \(frame); frames count from 0"
+        case .cannotReset(let node, let reason):
+            "node '\(node)' cannot be reset: \(reason)"
         }
     }
 }

@@ -26,14 +26,6 @@ public struct GraphJob {
         self.findPreset = findPreset
     }
 
-    /// One change to apply when the render reaches `frame`.
-    struct ScheduledChange {
-        let frame: Int64
-        let node: AudioNode
-        let parameter: ParameterID
-        let value: Float
-    }
-
     /// The initialized graph, and what a plan of it lists.
     private struct Built {
         let render: PreparedRender
@@ -41,7 +33,7 @@ public struct GraphJob {
         let order: [AudioNode]
         let files: [(name: String, path: String, file: SoundFileReader)]
         let outputPath: String
-        let changes: [ScheduledChange]
+        let changes: [ScheduledParameterChange]
         let edges: [(from: String, to: String, bus: Int)]
     }
 
@@ -90,7 +82,7 @@ public struct GraphJob {
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
         options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
-        return try built.render.run(output: built.outputPath, options: options, changes: built.changes)
+        return try built.render.run(output: built.outputPath, options: options)
     }
 
     private func resolve(_ path: String) -> String {
@@ -133,7 +125,6 @@ public struct GraphJob {
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
         var readers: [FileSource] = []
-        var changes: [ScheduledChange] = []
         let outputNode = GenericOutput(name: outputDescription.name)
         do {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
@@ -211,7 +202,7 @@ public struct GraphJob {
                 }
             }
             try graph.initialize()
-            changes = try scheduledChanges(nodes: nodes, rate: rate)
+            try scheduleChanges(on: graph, nodes: nodes, rate: rate)
         } catch let error as GraphError {
             throw bad("\(error)")
         } catch let error as EqualizerError {
@@ -234,12 +225,11 @@ public struct GraphJob {
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
             dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
                                            processed: OutputRendering.isProcessing(order), options: options))
-        return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath, changes: changes, edges: edges)
+        return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath, changes: graph.scheduledParameterChanges, edges: edges)
     }
 
-    /// The events as parameter changes at frames; a ramp becomes a change every 32 frames.
-    private func scheduledChanges(nodes: [String: AudioNode], rate: Double) throws -> [ScheduledChange] {
-        var changes: [ScheduledChange] = []
+    /// Schedules the events as parameter changes at frames; a ramp becomes a change every 32 frames.
+    private func scheduleChanges(on graph: Graph, nodes: [String: AudioNode], rate: Double) throws {
         var current: [String: Float] = [:]
         for (index, event) in (description.events ?? []).enumerated().sorted(by: { $0.element.at < $1.element.at }) {
             guard let node = nodes[event.node] else { throw bad("event \(index + 1) names no node '\(event.node)'") }
@@ -249,7 +239,7 @@ public struct GraphJob {
                 guard let eq = node as? GraphicEQNode, let slot = eq.presets.lastIndex(where: { $0.name == name }) else {
                     throw bad("event \(index + 1): only an eq switches presets")
                 }
-                changes.append(ScheduledChange(frame: frame, node: node, parameter: GraphicEQNode.Parameter.preset, value: Float(slot)))
+                try graph.scheduleParameter(GraphicEQNode.Parameter.preset, on: node, value: Float(slot), atFrame: frame)
                 continue
             }
             guard let name = event.parameter, let value = event.value else {
@@ -265,14 +255,10 @@ public struct GraphJob {
             let key = "\(event.node)/\(name)"
             let from = current[key] ?? node.parameter(description.id)
             let steps = max(1, Int64(((event.ramp ?? 0) * rate / 32).rounded()))
-            for step in 1...steps {
-                let fraction = Float(step) / Float(steps)
-                changes.append(ScheduledChange(frame: frame + (step - 1) * 32,
-                                               node: node, parameter: description.id, value: from + (Float(value) - from) * fraction))
-            }
+            try graph.scheduleParameterRamp(description.id, on: node, from: from, to: Float(value), atFrame: frame,
+                                            overFrames: steps * 32, stepFrames: 32)
             current[key] = Float(value)
         }
-        return changes.sorted { $0.frame < $1.frame }
     }
 
     /// A usage error about the graph file.

@@ -87,6 +87,12 @@ public final class FormatConverterNode: AudioNode {
                                        outputRate: Int(output.sampleRate), quality: quality, pullFrames: block)
     }
 
+    /// Starts the conversion again from the first input frame, with empty filters.
+    public override func reset() throws {
+        resampler?.reset()
+        inputFrames = 0
+    }
+
     public override func deallocateRenderResources() {
         resampler = nil
         pulled = nil
