@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),
     ],
     swiftLanguageModes: [.v5]
