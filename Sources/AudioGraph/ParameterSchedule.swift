@@ -25,16 +25,16 @@ final class ParameterSchedule {
     /// The index of the first change not yet applied.
     private var next = 0
 
-    /// Inserts `change` after every change at its frame or before it.
+    /// Inserts `change` after every change at its frame or before it, and after every change
+    /// already applied: a change for a frame already rendered applies before the next slice.
     func insert(_ change: ScheduledParameterChange) {
-        var low = 0, high = changes.count
+        var low = next, high = changes.count
         while low < high {
             let middle = (low + high) / 2
             if changes[middle].frame <= change.frame { low = middle + 1 } else { high = middle }
         }
         changes.insert(change, at: low)
         replaced.insert(0, at: low)
-        if low < next { next += 1 }
     }
 
     /// Forgets every change.
@@ -58,11 +58,15 @@ final class ParameterSchedule {
     }
 
     /// Undoes the applied changes, last first, so the parameters are back where the render
-    /// started, and makes every change due again.
+    /// started, and makes every change due again, in frame order (changes scheduled for frames
+    /// already rendered wait for their own frames from now on).
     func rewind() throws {
         while next > 0 {
             next -= 1
             try changes[next].node.setParameter(changes[next].parameter, replaced[next])
         }
+        changes = changes.enumerated()
+            .sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+            .map(\.element)
     }
 }

@@ -89,6 +89,24 @@ func makeLevelGraph(length: Int64, maximumFrames: Int = 4096) throws -> (Graph, 
         #expect(output.buffers[0][500] == 0)
     }
 
+    @Test func aChangeForAFrameAlreadyRenderedAppliesNextThenOnItsFrameAfterReset() throws {
+        let (graph, level, output) = try makeLevelGraph(length: 3000)
+        try graph.scheduleParameter(LevelNode.level, on: level, value: 2, atFrame: 800)
+        try graph.initialize()
+        _ = try graph.renderSlice(frameCount: 1000)
+        try graph.scheduleParameter(LevelNode.level, on: level, value: 0.5, atFrame: 500)
+        _ = try graph.renderSlice(frameCount: 1000)
+        #expect(output.buffers[0][0] == 0.5)
+        try graph.reset()
+        #expect(level.parameter(LevelNode.level) == 1)
+        #expect(graph.scheduledParameterChanges.map(\.frame) == [500, 800])
+        _ = try graph.renderSlice(frameCount: 1000)
+        let samples = Array(UnsafeBufferPointer(start: output.buffers[0], count: 1000))
+        #expect(samples[499] == 1)
+        #expect(samples[500] == 0.5 && samples[799] == 0.5)
+        #expect(samples[800] == 2)
+    }
+
     @Test func schedulingChecksTheNodeTheParameterAndTheFrame() throws {
         let (graph, level, _) = try makeLevelGraph(length: 10)
         #expect(throws: GraphError.parameterOutOfRange(node: "level", name: "level", value: 5, range: 0...4)) {
