@@ -2,7 +2,7 @@
 APT_PACKAGES = libsndfile1-dev libsamplerate0-dev libebur128-dev pkg-config
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench man pattern-rule-check
+.PHONY: deps demo test bench man docs pattern-rule-check
 
 ## Installs the C libraries from Debian's packages, if pkg-config cannot find them.
 deps:
@@ -31,6 +31,13 @@ man: deps
 	swift package generate-manual --configuration debug
 	mkdir -p out
 	cp .build/plugins/GenerateManual/outputs/AurenderCLI/aurender.1 out/aurender.1
+
+## Builds the library's documentation (DocC: the Aurender catalogue and its articles) into
+## out/docs, a static site (open out/docs/documentation/aurender/index.html through a web server).
+docs: deps
+	rm -rf out/docs && mkdir -p out
+	swift package --allow-writing-to-directory out/docs generate-documentation --target Aurender \
+		--disable-indexing --transform-for-static-hosting --output-path out/docs
 
 # The README's pattern rule, as a user's Makefile has it: every WAV in in/ becomes out/%.wav.
 # Here in/ is fixtures/ and out/ is out/make/; the binary is the one `swift test` built.

@@ -122,14 +122,19 @@ open class AudioNode {
     /// Sets a parameter; allowed at any time between slices. Values outside the range, and
     /// fractions of a switch or a choice, are refused.
     public func setParameter(_ id: ParameterID, _ value: Float) throws(GraphError) {
+        try checkParameter(id, value)
+        parameterValues[id] = value
+        parameterDidChange(id)
+    }
+
+    /// Throws unless the node has parameter `id` and `value` is one it takes.
+    func checkParameter(_ id: ParameterID, _ value: Float) throws(GraphError) {
         guard parameterValues.indices.contains(id) else { throw .noSuchParameter(node: name, id: id) }
         let description = parameterInfo[id]
         guard description.range.contains(value) else {
             throw .parameterOutOfRange(node: name, name: description.name, value: value, range: description.range)
         }
         guard description.accepts(value) else { throw .parameterNotWhole(node: name, name: description.name, value: value) }
-        parameterValues[id] = value
-        parameterDidChange(id)
     }
 
     /// The description of the parameter called `parameterName` (`gain[1]`, `preset`).
@@ -213,6 +218,13 @@ open class AudioNode {
 
     /// Frees what `allocateRenderResources()` made.
     open func deallocateRenderResources() {}
+
+    /// Clears the render state (filter memories, ramps, positions, sample time) so the node
+    /// renders again as it did after initialize, keeping its parameters: Core Audio's
+    /// `AudioUnitReset`, called by `Graph.reset()` between slices. Override it in every node
+    /// that keeps state across slices; a source throws if it cannot go back to its start.
+    /// The default does nothing: a stateless node has nothing to clear.
+    open func reset() throws {}
 
     /// Renders `request.frameCount` frames of output bus `request.bus` into `output`,
     /// returning how many are audio (fewer means the stream ends; the rest are zeros).

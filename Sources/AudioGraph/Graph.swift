@@ -17,6 +17,8 @@ public final class Graph {
     private var renderingOutput: GenericOutput?
     /// The most frames one render call may ask for, for every node of the graph.
     public private(set) var maximumFramesPerSlice = Graph.defaultMaximumFramesPerSlice
+    /// The parameter changes to apply while rendering, handed to the output at initialize.
+    private let schedule = ParameterSchedule()
 
     struct InputKey: Hashable {
         let node: ObjectIdentifier
@@ -97,9 +99,71 @@ public final class Graph {
     }
 
     /// Pulls one slice through the output node; see `GenericOutput.renderSlice(frameCount:)`.
+    /// Scheduled parameter changes land on their exact frames inside the slice.
     public func renderSlice(frameCount: Int) throws -> SliceResult {
         guard let renderingOutput else { throw GraphError.notInitialized }
         return try renderingOutput.renderSlice(frameCount: frameCount)
+    }
+
+    /// Clears every node's render state, so that the graph renders again from sample time 0
+    /// with the same result: Core Audio's `AudioUnitReset` on every node.
+    ///
+    /// Filter memories, ramps, converters and sample times start over; sources that can rewind
+    /// (a `FilePlayerNode` over a rewindable file) go back to their first frame. Parameters that
+    /// scheduled changes moved go back to the values they had before those changes, and the
+    /// changes are due again. A render callback cannot be reset by the graph: its owner rewinds
+    /// whatever the callback reads before rendering again (a callback that reads
+    /// `request.timeStamp.sampleTime` needs nothing). Only while initialized, between slices.
+    public func reset() throws {
+        guard isInitialized else { throw GraphError.notInitialized }
+        try schedule.rewind()
+        for node in nodes { try node.reset() }
+    }
+
+    // MARK: Scheduled parameter changes
+
+    /// The scheduled parameter changes, sorted by frame.
+    public var scheduledParameterChanges: [ScheduledParameterChange] { schedule.changes }
+
+    /// Sets `parameter` of `node` to `value` when the render reaches `frame`, landing on that
+    /// exact frame whatever the slice size (the output splits its slice there).
+    ///
+    /// Allowed before and after `initialize()` (between slices); a change at a frame already
+    /// rendered applies before the next slice. The value is checked against the parameter's
+    /// range now, so rendering cannot fail on it. Scheduling stores the change: call it before
+    /// rendering, not from a render callback.
+    public func scheduleParameter(_ parameter: ParameterID, on node: AudioNode, value: Float,
+                                  atFrame frame: Int64) throws(GraphError) {
+        try requireMember(node)
+        try node.checkParameter(parameter, value)
+        guard frame >= 0 else { throw .scheduledBeforeStart(node: node.name, frame: frame) }
+        schedule.insert(ScheduledParameterChange(frame: frame, node: node, parameter: parameter, value: value))
+    }
+
+    /// Schedules a linear ramp of `parameter` of `node` from `start` to `end`, as a step every
+    /// `stepFrames` frames from `frame` over `frames` frames; the first step is already one
+    /// step away from `start` and the last one lands on `end`.
+    ///
+    /// Steps rather than a continuous ramp keep nodes simple; nodes that glide between values
+    /// (the mixer over 64 frames) smooth them.
+    public func scheduleParameterRamp(_ parameter: ParameterID, on node: AudioNode, from start: Float, to end: Float,
+                                      atFrame frame: Int64, overFrames frames: Int64, stepFrames: Int = 32) throws(GraphError) {
+        try requireMember(node)
+        try node.checkParameter(parameter, start)
+        try node.checkParameter(parameter, end)
+        guard frame >= 0 else { throw .scheduledBeforeStart(node: node.name, frame: frame) }
+        let step = Int64(max(1, stepFrames))
+        let steps = max(1, Int64((Double(frames) / Double(step)).rounded()))
+        for index in 1...steps {
+            let fraction = Float(index) / Float(steps)
+            schedule.insert(ScheduledParameterChange(frame: frame + (index - 1) * step, node: node, parameter: parameter,
+                                                     value: start + (end - start) * fraction))
+        }
+    }
+
+    /// Removes every scheduled change; parameters keep the values they have now.
+    public func removeScheduledParameterChanges() {
+        schedule.removeAll()
     }
 
     // MARK: Lifecycle
@@ -126,11 +190,16 @@ public final class Graph {
             throw error
         }
         renderingOutput = output
+        renderingOutput?.schedule = schedule
     }
 
     /// Frees every node's render resources; properties and connections may change again.
+    /// Parameters that scheduled changes moved go back to their values before those changes,
+    /// so that initializing again renders as the first time did.
     public func uninitialize() {
         guard isInitialized else { return }
+        try? schedule.rewind()
+        renderingOutput?.schedule = nil
         for node in nodes {
             node.deallocateRenderResources()
             node.isInitialized = false

@@ -25,6 +25,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     case noParameterNamed(node: String, name: String, known: [String])
     case parameterNotANumber(node: String, name: String, text: String)
     case noSuchChoice(node: String, parameter: String, choice: String, known: [String])
+    case scheduledBeforeStart(node: String, frame: Int64)
+    case cannotReset(node: String, reason: String)
 
     public var description: String {
         switch self {
@@ -78,6 +80,10 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
             "parameter '\(name)' of node '\(node)' takes a number, not '\(text)'"
         case .noSuchChoice(let node, let parameter, let choice, let known):
             "parameter '\(parameter)' of node '\(node)' has no choice '\(choice)' (it has \(known.map { "'\($0)'" }.joined(separator: ", ")))"
+        case .scheduledBeforeStart(let node, let frame):
+            "a change to node '\(node)' cannot be scheduled at frame \(frame); frames count from 0"
+        case .cannotReset(let node, let reason):
+            "node '\(node)' cannot be reset: \(reason)"
         }
     }
 }

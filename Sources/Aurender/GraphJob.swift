@@ -27,14 +27,6 @@ public struct GraphJob {
         self.presets.baseFolder = folder
     }
 
-    /// One change to apply when the render reaches `frame`.
-    struct ScheduledChange {
-        let frame: Int64
-        let node: AudioNode
-        let parameter: ParameterID
-        let value: Float
-    }
-
     /// The initialized graph, and what a plan of it lists.
     private struct Built {
         let render: PreparedRender
@@ -42,7 +34,6 @@ public struct GraphJob {
         let order: [AudioNode]
         let files: [(name: String, path: String, file: SoundFileReader)]
         let outputPath: String
-        let changes: [ScheduledChange]
         let eventLines: [String]
         let edges: [(from: String, to: String, bus: Int)]
     }
@@ -92,7 +83,7 @@ public struct GraphJob {
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
         options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
-        return try built.render.run(output: built.outputPath, options: options, changes: built.changes)
+        return try built.render.run(output: built.outputPath, options: options)
     }
 
     private func resolve(_ path: String) -> String {
@@ -146,7 +137,7 @@ public struct GraphJob {
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
         var readers: [FileSource] = []
-        var scheduled: (changes: [ScheduledChange], lines: [String]) = ([], [])
+        var eventLines: [String] = []
         var outputNode: GenericOutput?
         do {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
@@ -189,7 +180,7 @@ public struct GraphJob {
                 }
             }
             try graph.initialize()
-            scheduled = try scheduledChanges(nodes: nodes, rate: rate)
+            eventLines = try scheduleEvents(on: graph, nodes: nodes, rate: rate)
         } catch let error as GraphError {
             throw bad("\(error)")
         } catch let error as EqualizerError {
@@ -215,7 +206,7 @@ public struct GraphJob {
             dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
                                            processed: OutputRendering.isProcessing(order), options: options))
         return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
-                     changes: scheduled.changes, eventLines: scheduled.lines, edges: edges)
+                     eventLines: eventLines, edges: edges)
     }
 
     /// A processor or the output, made by the catalogue with what the graph tells it: the rate,
@@ -235,10 +226,9 @@ public struct GraphJob {
         return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
     }
 
-    /// The events as parameter changes at frames (a ramp becomes a change every 32 frames), and
-    /// one plan line per event.
-    private func scheduledChanges(nodes: [String: AudioNode], rate: Double) throws -> (changes: [ScheduledChange], lines: [String]) {
-        var changes: [ScheduledChange] = []
+    /// Schedules the events on the graph as parameter changes at their frames (a ramp becomes a
+    /// change every 32 frames), and returns one plan line per event.
+    private func scheduleEvents(on graph: Graph, nodes: [String: AudioNode], rate: Double) throws -> [String] {
         var lines: [String] = []
         var current: [String: Float] = [:]
         let events = (description.events ?? []).enumerated().map { index, event in (index: index, event: event, frame: Self.frame(event.at, rate)) }
@@ -272,12 +262,12 @@ public struct GraphJob {
                 guard let frames = Self.frame(ramp, rate) else { throw bad("event \(index + 1): 'ramp' must be a time, not \(ramp)") }
                 return frames
             } ?? 0
-            let steps = max(1, Int64((Double(rampFrames) / 32).rounded()))
-            for step in 1...steps {
-                let fraction = Float(step) / Float(steps)
-                changes.append(ScheduledChange(frame: frame + (step - 1) * 32, node: node, parameter: description.id,
-                                               value: from + (value - from) * fraction))
+            if rampFrames > 0, description.unit.isDiscrete {
+                throw bad("event \(index + 1): \(name) is a switch or a choice, which changes at once; it cannot ramp")
             }
+            let steps = max(1, Int64((Double(rampFrames) / 32).rounded()))
+            try graph.scheduleParameterRamp(description.id, on: node, from: from, to: value, atFrame: frame,
+                                            overFrames: steps * 32, stepFrames: 32)
             let when = "frame \(frame) (\(RenderError.format(Double(frame) / rate)) s)"
             lines.append(steps > 1
                 ? "event   \(when): \(node.name) \(name) ramps \(description.describe(from)) -> \(description.describe(value)) "
@@ -285,7 +275,7 @@ public struct GraphJob {
                 : "event   \(when): \(node.name) \(name) = \(description.describe(value))")
             current[key] = value
         }
-        return (changes.sorted { $0.frame < $1.frame }, lines)
+        return lines
     }
 
     /// A time from a graph file in frames at `rate`, or nil if it is not a time.

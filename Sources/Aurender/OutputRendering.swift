@@ -111,12 +111,11 @@ enum OutputRendering {
     }
 
     /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
-    /// only on success; returns the frames written and what clipped.
-    /// `changes` (sorted by frame) are applied between slices, which are split so that each
-    /// lands on its exact frame.
+    /// only on success; returns the frames written and what clipped. The graph's scheduled
+    /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: SoundFileType,
-                      encoding: SoundFileEncoding, dither: TPDFDither?, options: RenderJob.Options,
-                      changes: [GraphJob.ScheduledChange] = []) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
+                      encoding: SoundFileEncoding, dither: TPDFDither?,
+                      options: RenderJob.Options) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
         let destination = try OutputFile(path: output)
         let writer: ThreadedFileWriter
         do {
@@ -134,15 +133,8 @@ enum OutputRendering {
             throw RenderError.output(error)
         }
         do {
-            var next = 0
             while true {
-                while next < changes.count, changes[next].frame <= outputNode.sampleTime {
-                    try changes[next].node.setParameter(changes[next].parameter, changes[next].value)
-                    next += 1
-                }
-                var size = options.framesPerSlice
-                if next < changes.count { size = Int(min(Int64(size), changes[next].frame - outputNode.sampleTime)) }
-                let frames = try writer.render(upTo: size) { block in
+                let frames = try writer.render(upTo: options.framesPerSlice) { block in
                     guard case .rendered(let frames) = try outputNode.renderSlice(frameCount: block.capacity, into: block) else { return 0 }
                     return frames
                 }

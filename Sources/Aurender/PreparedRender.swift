@@ -56,10 +56,10 @@ struct PreparedRender {
         }
     }
 
-    /// Renders into `output`, leaving either a complete file or none; `changes` land on their frames.
-    func run(output: String, options: RenderJob.Options, changes: [GraphJob.ScheduledChange] = []) throws -> RenderJob.Summary {
+    /// Renders into `output`, leaving either a complete file or none.
+    func run(output: String, options: RenderJob.Options) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
-                                                dither: dither, options: options, changes: changes)
+                                                dither: dither, options: options)
         return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                  frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                  rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: format.channelCount))

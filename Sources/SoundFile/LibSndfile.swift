@@ -41,6 +41,11 @@ enum LibSndfile {
         Int(sf_writef_int(handle, buffer, sf_count_t(frames)))
     }
 
+    /// Moves the read position to `frame`; returns the new position, or -1 where the file cannot seek.
+    static func seek(_ handle: Handle, toFrame frame: Int64) -> Int64 {
+        Int64(sf_seek(handle, sf_count_t(frame), Int32(SF_SEEK_SET)))
+    }
+
     static func close(_ handle: Handle) -> Int32 {
         sf_close(handle)
     }

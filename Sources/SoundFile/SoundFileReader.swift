@@ -114,6 +114,14 @@ public final class SoundFileReader {
         return total
     }
 
+    /// Goes back to the first frame, so the file can be read again; a pipe or standard input
+    /// cannot go back, and says so.
+    public func rewind() throws(SoundFileError) {
+        guard let handle, path != "-", LibSndfile.seek(handle, toFrame: 0) == 0 else {
+            throw SoundFileError(path: path, kind: .readFailed, reason: "cannot go back to the start of this stream")
+        }
+    }
+
     /// Closes the file; reading afterwards returns no frames.
     public func close() {
         if let handle { _ = LibSndfile.close(handle) }

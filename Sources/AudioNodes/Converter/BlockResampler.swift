@@ -125,6 +125,18 @@ final class BlockResampler {
         input.deallocate()
     }
 
+    /// Forgets the input read so far: the next `read` starts the stream again. Each lane
+    /// resets its converter before every block, so no filter state is left to clear.
+    func reset() {
+        bufferStart = 0
+        bufferFrames = 0
+        inputEnded = false
+        pairStart = 0
+        servingLane = 2
+        servePosition = 0
+        finished = false
+    }
+
     /// The fewest input frames that make a whole number of output frames.
     static func alignmentUnit(inputRate: Int, outputRate: Int) -> Int {
         var (a, b) = (inputRate, outputRate)

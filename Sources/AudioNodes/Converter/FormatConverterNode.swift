@@ -109,6 +109,12 @@ public final class FormatConverterNode: AudioNode {
         blockResampler = try BlockResampler(kind: resampler, configuration: configuration, pullFrames: block)
     }
 
+    /// Starts the conversion again from the first input frame, with empty filters.
+    public override func reset() throws {
+        blockResampler?.reset()
+        inputFrames = 0
+    }
+
     public override func deallocateRenderResources() {
         blockResampler = nil
         pulled = nil

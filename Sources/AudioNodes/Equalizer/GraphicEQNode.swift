@@ -114,12 +114,26 @@ public final class GraphicEQNode: AudioNode {
             }
         }
         cascade = BiquadCascade(sectionCapacity: bands.count, channelCount: format.channelCount)
-        amplitudes = sectionGains[presetIndex].map { pow10($0 / 40) }
+        amplitudes = Array(repeating: 1, count: bands.count)
         amplitudeSteps = Array(repeating: 1, count: bands.count)
         rampFrames = max(Self.updateInterval, Int(Self.rampDuration * format.sampleRate))
+        try reset()
+    }
+
+    /// Clears the filter memories and ends any ramp: the node stands at its current preset and
+    /// preamp, as right after initialize.
+    public override func reset() throws {
+        guard let cascade else { return }
+        cascade.reset()
+        for section in amplitudes.indices {
+            amplitudes[section] = pow10(sectionGains[presetIndex][section] / 40)
+            amplitudeSteps[section] = 1
+        }
         rampUpdatesLeft = 0
+        framesUntilUpdate = 0
         preampGain = preampTargetGain
         preampTarget = preampGain
+        preampStep = 0
         preampFramesLeft = 0
         retiring = false
         applyAmplitudes()

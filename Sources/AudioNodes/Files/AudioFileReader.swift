@@ -7,7 +7,7 @@ import SoundFile
 /// It reads interleaved frames into a scratch buffer made once at init and splits them
 /// into the slice's channel buffers. At the end of the file it zeroes the rest of the
 /// slice and sets `.endOfStream`; after that, every slice is silence.
-public final class AudioFileReader: FileSource {
+public final class AudioFileReader: RewindableSource {
     /// The open file.
     public let file: SoundFileReader
     /// What the reader produces: the file's rate and channels, in the canonical form.
@@ -31,6 +31,13 @@ public final class AudioFileReader: FileSource {
     }
 
     deinit { scratch.deallocate() }
+
+    /// Goes back to the first frame of the file (not for standard input or a pipe).
+    public func rewind() throws {
+        try file.rewind()
+        framesRead = 0
+        exhausted = false
+    }
 
     /// Fills `buffers` with the next `request.frameCount` frames of the file; a `RenderCallback`.
     public func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ buffers: AudioBufferList) throws -> Int {

@@ -17,3 +17,10 @@ extension FileSource {
         }
     }
 }
+
+/// A file source that can go back to its first frame, so the graph it feeds can render again
+/// after `Graph.reset()`. A source reading a pipe or reading ahead on a thread cannot.
+public protocol RewindableSource: FileSource {
+    /// Goes back to the first frame; the next render reads the file from its start.
+    func rewind() throws
+}

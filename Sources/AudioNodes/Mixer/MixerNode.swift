@@ -139,6 +139,15 @@ public final class MixerNode: AudioNode {
         }
         exhausted = Array(repeating: false, count: inputBusCount)
         glides = Array(repeating: Glide(), count: inputBusCount)
+        try reset()
+    }
+
+    /// Starts the mix again at sample time 0: every bus running, gains taken at once, no glide.
+    public override func reset() throws {
+        for bus in exhausted.indices {
+            exhausted[bus] = false
+            glides[bus] = Glide()
+        }
         masterGlide = Glide()
         sampleTime = 0
     }

@@ -1,10 +1,13 @@
-import AudioGraph
-import Foundation
+// snippet: readme-library
+import Aurender
+import Foundation   // sin
+// snippet end
 import Testing
 
-/// The library example of the README, kept compiling and correct.
-@Suite struct ReadmeExampleTests {
+/// The README's library example.
+@Suite struct ReadmeSnippets {
     @Test func aCallbackFeedsAGenericOutput() throws {
+        // snippet: readme-library
         let graph = Graph()
         let output = GenericOutput()
         try graph.addNode(output)
@@ -22,12 +25,13 @@ import Testing
         }
         try graph.initialize()
 
-        var total = 0, peak: Float = 0
+        var peak: Float = 0
         while case .rendered(let frames) = try graph.renderSlice(frameCount: 1024) {
-            total += frames
+            // output.buffers[0][0..<frames] holds the slice: write it, measure it, send it
             for frame in 0..<frames { peak = max(peak, abs(output.buffers[0][frame])) }
         }
-        #expect(total == 48000)
+        // snippet end
+        #expect(output.sampleTime == 48000)
         #expect(abs(peak - 0.5) < 0.001)
     }
 }

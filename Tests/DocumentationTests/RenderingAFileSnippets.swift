@@ -1,0 +1,41 @@
+import Aurender
+import TestSupport
+import Testing
+
+/// The snippets of RenderingAFile.md.
+@Suite struct RenderingAFileSnippets {
+    @Test func aJobRendersAFileThroughAnEQ() throws {
+        let folder = try TemporaryFolder()
+        let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")
+        // snippet: render-job
+        var options = RenderJob.Options()
+        options.sampleRate = 48000
+        options.outputEncoding = .pcm24
+        let job = RenderJob(input: inputPath, output: outputPath, options: options) { format in
+            let rock = EQPresetLibrary.find("Rock", in: EQPresetLibrary.builtIn)!
+            return [try GraphicEQNode(presets: [rock])]
+        }
+        let summary = try job.run()     // summary.frames, summary.clipCount, summary.rms, …
+        // snippet end
+        #expect(summary.frames == 144_000)
+        let written = try SoundFileReader(path: outputPath)
+        #expect(written.format.sampleRate == 48000)
+        #expect(written.encoding == .pcm24)
+        #expect(written.frameCount == 144_000)
+        #expect(folder.contents() == ["music-rock.wav"])
+    }
+
+    @Test func aPlanDescribesTheGraphWithoutReadingAudio() throws {
+        let folder = try TemporaryFolder()
+        let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")
+        var options = RenderJob.Options()
+        options.sampleRate = 48000
+        let job = RenderJob(input: inputPath, output: outputPath, options: options)
+        // snippet: render-plan
+        let plan = try job.plan().text  // the graph as `--dry-run` prints it: nodes, formats, output
+        // snippet end
+        #expect(plan.contains("converter"))
+        #expect(plan.contains("48000"))
+        #expect(folder.contents().isEmpty)
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+
+/// Every snippet the documentation shows is a region of compiled, tested code, verbatim.
+@Suite struct SnippetTests {
+    @Test(arguments: Snippets.documentFiles)
+    func everySnippetOfADocumentIsCompiled(file: String) throws {
+        let compiled = Set(try Snippets.compiled().values)
+        let blocks = try Snippets.documented(in: file)
+        let isLandingPage = file.hasSuffix("Docs.docc/Aurender.md")
+        #expect(!blocks.isEmpty || isLandingPage, "\(file) shows no swift snippet")
+        for block in blocks where !compiled.contains(block) {
+            Issue.record("\(file): this snippet is not in Tests/DocumentationTests (copy it there between snippet markers, or fix it):\n\(block)")
+        }
+    }
+
+    @Test func everyCompiledSnippetIsShown() throws {
+        let shown = Set(try Snippets.documentFiles.flatMap { try Snippets.documented(in: $0) })
+        let compiled = try Snippets.compiled()
+        #expect(compiled.count >= 8)
+        for (name, snippet) in compiled.sorted(by: { $0.key < $1.key }) where !shown.contains(snippet) {
+            Issue.record("snippet '\(name)' is shown in no document; show it or remove its markers")
+        }
+    }
+
+    @Test func regionsAreFoundAndDedented() {
+        #expect(Snippets.dedented(["        let a = 1", "", "        if a {  ", "            b()", "        }"])
+                == "let a = 1\n\nif a {\n    b()\n}")
+    }
+}
