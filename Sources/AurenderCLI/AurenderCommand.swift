@@ -29,7 +29,7 @@ struct AurenderCommand: ParsableCommand {
 
     /// Prints a usage error as the parser prints its own (the message, `subcommand`'s short usage
     /// and where its help is) and returns the status it ends the command with.
-    static func usageError(_ message: String, in subcommand: ParsableCommand.Type) -> ExitCode {
+    private static func usageError(_ message: String, in subcommand: ParsableCommand.Type) -> ExitCode {
         let name = subcommand.configuration.commandName ?? ""
         fputs("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n",
               stderr)

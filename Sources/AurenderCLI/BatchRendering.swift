@@ -167,7 +167,7 @@ extension RenderCommand {
 
     /// What is wrong when two or more inputs would be rendered to the same output, naming the
     /// first such output and its inputs; nil when every output is different.
-    static func firstCollision(in items: [BatchItem]) -> String? {
+    private static func firstCollision(in items: [BatchItem]) -> String? {
         var inputsByOutput: [String: [String]] = [:]
         for item in items { inputsByOutput[item.output, default: []].append(item.input) }
         for item in items {
