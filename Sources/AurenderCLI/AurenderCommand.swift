@@ -1,13 +1,39 @@
 import ArgumentParser
 import Aurender
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `aurender` command: renders audio files through an audio graph, offline.
 @main
 struct AurenderCommand: ParsableCommand {
-    /// Installs the interrupt cleanup, then parses and runs the command.
+    /// Installs the interrupt cleanup, then parses, checks the positional arguments of, and runs the command.
     static func main() {
         InterruptCleanup.install()
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            if let counted = command as? PositionalArgumentsValidating {
+                do {
+                    try counted.validatePositionalArguments()
+                } catch let error as ValidationError {
+                    throw usageError(error.message, in: type(of: counted))
+                }
+            }
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Prints a usage error as the parser prints its own (the message, `subcommand`'s short usage
+    /// and where its help is) and returns the status it ends the command with.
+    private static func usageError(_ message: String, in subcommand: ParsableCommand.Type) -> ExitCode {
+        let name = subcommand.configuration.commandName ?? ""
+        fputs("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n",
+              stderr)
+        return ExitCode(ExitStatus.usage.rawValue)
     }
 
     static let configuration = CommandConfiguration(
@@ -39,6 +65,16 @@ struct AurenderCommand: ParsableCommand {
         subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, PresetsCommand.self, DiffCommand.self],
         defaultSubcommand: RenderCommand.self
     )
+}
+
+/// A subcommand whose positional arguments are checked once parsing is over, not in `validate()`.
+///
+/// The parser takes the value after an unknown option (the `3` of `--frobnicate 3`) for a
+/// positional argument, and calls `validate()` before it reports unknown options: counting the
+/// positional arguments there would blame their number instead of naming the unknown option.
+protocol PositionalArgumentsValidating: ParsableCommand {
+    /// Throws a `ValidationError` when the positional arguments do not fit together.
+    func validatePositionalArguments() throws
 }
 
 /// The version `--version` prints.

@@ -161,7 +161,21 @@ extension RenderCommand {
             }
         }
         guard !items.isEmpty else { throw fail("no audio files among the inputs", .usage) }
+        if let collision = Self.firstCollision(in: items) { throw fail(collision, .usage) }
         return items
+    }
+
+    /// What is wrong when two or more inputs would be rendered to the same output, naming the
+    /// first such output and its inputs; nil when every output is different.
+    private static func firstCollision(in items: [BatchItem]) -> String? {
+        var inputsByOutput: [String: [String]] = [:]
+        for item in items { inputsByOutput[item.output, default: []].append(item.input) }
+        for item in items {
+            guard let inputs = inputsByOutput[item.output], inputs.count > 1, let last = inputs.last else { continue }
+            return "\(inputs.dropLast().joined(separator: ", ")) and \(last) would \(inputs.count == 2 ? "both" : "all") "
+                + "be rendered to \(item.output); rename them or render them separately"
+        }
+        return nil
     }
 
     /// `relative` in `folder`, with the suffix added and the extension of `--type` if given.

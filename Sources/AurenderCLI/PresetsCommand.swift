@@ -3,7 +3,7 @@ import Aurender
 import FoundationEssentials
 
 /// `aurender presets`: lists the EQ presets, as a table, as JSON, or drawn as an SVG plot.
-struct PresetsCommand: ParsableCommand {
+struct PresetsCommand: PositionalArgumentsValidating {
     static let configuration = CommandConfiguration(
         commandName: "presets",
         abstract: "List the EQ presets with their band gains, or plot their responses.",
@@ -39,8 +39,11 @@ struct PresetsCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if plot == nil, !names.isEmpty { throw ValidationError("preset names go with --plot") }
         if plot != nil, json { throw ValidationError("--plot and --json do not go together") }
+    }
+
+    func validatePositionalArguments() throws {
+        if plot == nil, !names.isEmpty { throw ValidationError("preset names go with --plot") }
     }
 
     func run() throws {

@@ -12,7 +12,9 @@ import Darwin
 ///
 /// It redraws ten times a second from its own thread, reading the renders' atomic frame
 /// counters, so the renders never wait for it; a run shorter than a quarter of a second
-/// draws nothing. `stop()` erases the line before anything else is printed.
+/// draws nothing, and nothing is drawn before the first audio is rendered (until then there is
+/// no speed to show nor time left to estimate). `stop()` erases the line before anything else
+/// is printed.
 final class ProgressDisplay: Sendable {
     /// The renders under way and what the finished ones did.
     private struct Tally {
@@ -20,6 +22,9 @@ final class ProgressDisplay: Sendable {
         var finishedSeconds = 0.0
         var finishedFiles = 0
         var drawn = false
+
+        /// Seconds of audio rendered so far, by the finished renders and those under way.
+        var secondsDone: Double { finishedSeconds + active.reduce(0) { $0 + $1.secondsDone } }
     }
 
     /// What the line is about.
@@ -45,7 +50,7 @@ final class ProgressDisplay: Sendable {
         terminal = fdopen(dup(STDERR_FILENO), "w")
         DispatchQueue.global().async { [self] in
             while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-                if RenderReport.now() - started >= 0.25 { draw() }
+                if RenderReport.now() - started >= 0.25, tally.withLock({ $0.secondsDone }) > 0 { draw() }
             }
             done.signal()
         }
@@ -76,8 +81,7 @@ final class ProgressDisplay: Sendable {
     /// The line as it stands now.
     func line() -> String {
         let (seconds, files, ownTotal) = tally.withLock { tally in
-            (tally.finishedSeconds + tally.active.reduce(0) { $0 + $1.secondsDone }, tally.finishedFiles,
-             tally.active.first?.expectedSeconds)
+            (tally.secondsDone, tally.finishedFiles, tally.active.first?.expectedSeconds)
         }
         let elapsed = RenderReport.now() - started
         var parts: [String]

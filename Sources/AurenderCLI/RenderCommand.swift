@@ -3,7 +3,7 @@ import Aurender
 import FoundationEssentials
 
 /// `aurender [render] INPUT OUTPUT`: renders one file through the graph.
-struct RenderCommand: ParsableCommand {
+struct RenderCommand: PositionalArgumentsValidating {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render INPUT to OUTPUT through the graph (the default subcommand).",
@@ -73,6 +73,16 @@ struct RenderCommand: ParsableCommand {
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
     func validate() throws {
+        guard (1...1_048_576).contains(framesPerSlice) else {
+            throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
+        }
+        if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
+        if let type, type.type.isLossy, bits != nil {
+            throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
+        }
+    }
+
+    func validatePositionalArguments() throws {
         if paths.isEmpty { throw ValidationError("Missing expected argument '<input>'") }
         if batch.outputFolder == nil {
             if paths.count > 2 { throw ValidationError("give one INPUT and one OUTPUT, or -o FOLDER with many inputs") }
@@ -80,15 +90,8 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("Missing expected argument '<output>'")
             }
         }
-        guard (1...1_048_576).contains(framesPerSlice) else {
-            throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
-        }
         if loudness.normalize != nil, batch.outputFolder == nil, output == nil {
             throw ValidationError("--normalize applies to renders of files, not to graph files")
-        }
-        if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
-        if let type, type.type.isLossy, bits != nil {
-            throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
     }
 
@@ -100,17 +103,17 @@ struct RenderCommand: ParsableCommand {
         do {
             let options = try renderOptions(for: input)
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
-            let job = RenderJob(input: input, output: output, options: options) { _ in
-                let nodes = try equalizer.makeNodes(for: preset)
-                if verbose { describe(preset: preset, nodes: nodes) }
-                return nodes
-            }
+            let job = RenderJob(input: input, output: output, options: options) { _ in try equalizer.makeNodes(for: preset) }
             if let format = plan ?? (dryRun ? .text : nil) {
                 let resolved = try withLibraryMessagesSilenced { try job.plan() }
                 print(format == .dot ? resolved.dot : resolved.text)
                 return
             }
-            if verbose { printError(try job.plan().text) }
+            if verbose {
+                let resolved = try job.plan()
+                describe(preset: preset, nodes: try equalizer.makeNodes(for: preset))
+                printError(resolved.text)
+            }
             let started = RenderReport.now()
             summary = try console.run(job, label: input)
             let seconds = RenderReport.now() - started

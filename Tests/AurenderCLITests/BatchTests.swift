@@ -117,6 +117,37 @@ import Testing
         }
     }
 
+    @Test func inputsOfTheSameNameFromTwoFoldersAreRefused() throws {
+        let folder = try TemporaryFolder()
+        for name in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: false)
+            try FileManager.default.copyItem(atPath: fixture("music.wav"), toPath: folder.file(name + "/x.wav"))
+        }
+        let result = try aurender(["-o", folder.file("out") + "/", folder.file("a/x.wav"), folder.file("b/x.wav")])
+        #expect(result.status == 64)
+        #expect(result.standardError == "aurender: \(folder.file("a/x.wav")) and \(folder.file("b/x.wav")) would both be rendered to "
+                + "\(folder.file("out/x.wav")); rename them or render them separately\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out")), "refused before any work")
+    }
+
+    @Test func inputsThatOneTypeGivesTheSameNameAreRefused() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: fixture("music.wav"), toPath: folder.file("in/x.wav"))
+        try FileManager.default.copyItem(atPath: fixture("speech.flac"), toPath: folder.file("in/x.flac"))
+        for inputs in [[folder.file("in/x.wav"), folder.file("in/x.flac")], [folder.file("in")]] {
+            let result = try aurender(["-o", folder.file("out"), "--type", "wav"] + inputs)
+            #expect(result.status == 64)
+            let (first, second) = inputs.count == 2 ? (inputs[0], inputs[1]) : (folder.file("in/x.flac"), folder.file("in/x.wav"))
+            #expect(result.standardError == "aurender: \(first) and \(second) would both be rendered to \(folder.file("out/x.wav")); "
+                    + "rename them or render them separately\n")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("out")), "refused before any work")
+        }
+        let apart = try aurender(["-o", folder.file("out"), folder.file("in")])
+        #expect(apart.status == 0, "\(apart.standardError)")
+        #expect(outputs(folder.file("out")) == ["x.flac", "x.wav"], "without --type the names differ")
+    }
+
     @Test func suffixAndTypeNameTheOutputs() throws {
         let folder = try makeInputs()
         let result = try aurender(["-o", folder.file("out"), folder.file("in/music.wav"), folder.file("in/speech.flac"),

@@ -5,17 +5,28 @@ import Testing
 
 /// What a render shows on a terminal: the progress line, and nothing with --quiet.
 @Suite struct ConsoleTests {
-    /// Runs `aurender` with its standard error on a pseudo-terminal; returns the exit status and
+    /// Runs `aurender` with its standard error on a pseudo-terminal and, when given, `input` on
+    /// its standard input, sent only after `delay` seconds; returns the exit status and
     /// everything the terminal received.
-    func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, screen: String) {
+    func runOnTerminal(_ arguments: [String], input: Data? = nil, after delay: Double = 0) throws -> (status: Int32, screen: String) {
         var primary: Int32 = -1, terminal: Int32 = -1
         try #require(aurender_open_pseudo_terminal(&primary, &terminal) == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: aurenderPath)
         process.arguments = arguments
         process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        let standardInput = Pipe()
+        if input != nil { process.standardInput = standardInput }
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         close(terminal)
+        if let input {
+            Thread {
+                Thread.sleep(forTimeInterval: delay)
+                try? standardInput.fileHandleForWriting.write(contentsOf: input)
+                try? standardInput.fileHandleForWriting.close()
+            }.start()
+        }
         var screen = Data(), chunk = [UInt8](repeating: 0, count: 4096)
         while case let count = read(primary, &chunk, chunk.count), count > 0 { screen.append(contentsOf: chunk[..<count]) }
         close(primary)
@@ -42,6 +53,24 @@ import Testing
         #expect(updates.last == "\u{1B}[K", "erased at the end, leaving the terminal clean")
         let percents = updates.dropLast().compactMap { $0.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Int($0.dropLast()) } }
         #expect(percents == percents.sorted() && (percents.last ?? 0) > (percents.first ?? 100), "\(percents)")
+    }
+
+    @Test func nothingIsDrawnBeforeTheFirstAudio() throws {
+        // The input comes down a pipe after 0.8 s: as on a loaded machine, the render starts late,
+        // and a line drawn while it waits would have neither a speed nor a time left to show.
+        let folder = try TemporaryFolder()
+        try writeFloats(Signal.noise(frames: 20 * 44100, amplitude: 0.3), rate: 44100, to: folder.file("late.wav"))
+        let (status, screen) = try runOnTerminal(["-", folder.file("out.wav"), "--rate", "96000"],
+                                                 input: bytes(folder.file("late.wav")), after: 0.8)
+        #expect(status == 0)
+        let updates = screen.split(separator: "\r").filter { !$0.isEmpty }
+        #expect(updates.count >= 2, "drawn once the audio comes: \(screen.debugDescription)")
+        for update in updates.dropLast() {
+            #expect(update.hasPrefix("aurender: -  ") && update.contains("× realtime  ETA ") && update.hasSuffix("\u{1B}[K"),
+                    "\(update.debugDescription)")
+        }
+        #expect(updates.last == "\u{1B}[K")
+        #expect(try samples(of: folder.file("out.wav")).samples.count == 20 * 96000)
     }
 
     @Test func aBatchShowsFilesDoneThenItsSummary() throws {

@@ -43,6 +43,20 @@ import Testing
         #expect(try samples(of: folder.file("out.wav")).samples == samples(of: fixture("music.wav")).samples)
     }
 
+    @Test(arguments: [["--eq", "rock"], ["--eq", "rock", "--normalize", "-20"], ["--eq", "flat"]])
+    func verboseDescribesTheEQOncePerRender(options: [String]) throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender(options + ["--verbose", fixture("music.wav"), folder.file("out.wav")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        let described = lines.filter { $0.hasPrefix("aurender: eq: ") }
+        #expect(described.count == 1, "\(result.standardError)")
+        let expected = options[1] == "flat" ? "aurender: eq: preset 'Flat' is flat: the equalizer drops out of the graph"
+            : "aurender: eq: preset 'Rock' (accurate), band gains dB: +5.00 +4.00 +3.00 +1.50 -0.50 -1.00 +0.50 +2.50 +3.50 +4.50, preamp +0.00 dB"
+        #expect(described.first.map(String.init) == expected)
+        #expect(lines.firstIndex { $0.hasPrefix("aurender: eq: ") } == 0, "before the plan: \(result.standardError)")
+    }
+
     @Test func unknownPresetListsTheNearest() throws {
         let folder = try TemporaryFolder()
         let result = try aurender(["--eq", "Bass Boster", fixture("music.wav"), folder.file("out.wav")])

@@ -77,5 +77,35 @@ import Testing
         let result = try aurender([])
         #expect(result.status == 64)
         #expect(result.standardError.contains("Missing expected argument '<input>'"))
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0] == "Error: Missing expected argument '<input>'"
+                && lines[1].hasPrefix("Usage: aurender render ") && lines[2] == "  See 'aurender render --help' for more information.",
+                "one line naming what is missing, then the short usage, not the help: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    /// Argument lists with an unknown option followed by what looks like its value; IN and OUT
+    /// stand for a real input and an output that must not be written.
+    static let unknownOptionCases: [[String]] = [
+        ["IN", "OUT", "--frobnicate", "3"],
+        ["--frobnicate", "3", "IN", "OUT"],
+        ["--frobnicate", "3"],
+        ["--frobnicate"],
+        ["render", "IN", "OUT", "--frobnicate", "3"],
+        ["-o", "OUT", "IN", "--frobnicate", "3"],
+        ["mix", "--frobnicate", "3", "IN", "-o", "OUT"],
+        ["info", "--frobnicate", "x"],
+        ["presets", "--frobnicate", "3"],
+    ]
+
+    @Test(arguments: unknownOptionCases)
+    func anUnknownOptionIsNamedEvenWhenAValueFollows(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender(arguments.map { $0 == "IN" ? fixture("music.wav") : ($0 == "OUT" ? folder.file("out.wav") : $0) })
+        #expect(result.status == 64)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.first == "Error: Unknown option '--frobnicate'", "\(result.standardError)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: aurender ") == true, "\(result.standardError)")
+        #expect(folder.contents().isEmpty, "nothing written")
     }
 }
