@@ -2,7 +2,7 @@ import AudioDSP
 import AudioGraph
 import AudioNodes
 import Resampling
-import SoundFile
+import AudioFormats
 
 /// Renders a `GraphDescription`: what `aurender render GRAPH.json` does.
 ///
@@ -39,7 +39,7 @@ public struct GraphJob {
         let render: PreparedRender
         let nodes: [String: AudioNode]
         let order: [AudioNode]
-        let files: [(name: String, path: String, file: SoundFileReader)]
+        let files: [(name: String, path: String, file: any AudioDecoder)]
         let outputPath: String
         let changes: [ScheduledChange]
         let edges: [(from: String, to: String, bus: Int)]
@@ -50,7 +50,7 @@ public struct GraphJob {
         let built = try build(readingAhead: false)
         var lines: [String] = []
         for (name, path, file) in built.files {
-            lines.append("file    \(name): \(path), \(file.type.name), \(file.encoding.name), \(file.format.canonical)")
+            lines.append("file    \(name): \(path), \(file.container.name), \(file.encoding.name), \(file.format.canonical)")
         }
         for node in built.order {
             lines.append("node    \(node.name)" + (RenderPlan.detail(of: node).map { " (\($0))" } ?? ""))
@@ -118,10 +118,10 @@ public struct GraphJob {
         guard let outputPath = outputDescription.path.map(resolve) else { throw bad("output '\(outputDescription.name)' needs a path") }
 
         // Files first: they decide the graph's rate.
-        var files: [(name: String, path: String, file: SoundFileReader)] = []
+        var files: [(name: String, path: String, file: any AudioDecoder)] = []
         for node in description.nodes where node.type == .file {
             guard let path = node.path.map(resolve) else { throw bad("file '\(node.name)' needs a path") }
-            do throws(SoundFileError) { files.append((node.name, path, try SoundFileReader(path: path))) } catch { throw RenderError.input(error) }
+            do throws(AudioFormatError) { files.append((node.name, path, try FormatRegistry.standard.openDecoder(path: path))) } catch { throw RenderError.input(error) }
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
@@ -220,12 +220,12 @@ public struct GraphJob {
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)
         var outputOptions = options
         if let container = outputDescription.container {
-            guard let named = SoundFileType.named(container) else { throw bad("output '\(outputDescription.name)': unknown container '\(container)'") }
-            outputOptions.outputType = named.type
+            guard let named = AudioContainer.named(container) else { throw bad("output '\(outputDescription.name)': unknown container '\(container)'") }
+            outputOptions.outputType = named.container
             outputOptions.outputEncoding = named.encoding
         }
         if let bits = outputDescription.bits {
-            guard let encoding = SoundFileEncoding.forBits(bits) else { throw bad("output '\(outputDescription.name)': bits must be 8, 16, 24, 32, float or double") }
+            guard let encoding = AudioEncoding.forBits(bits) else { throw bad("output '\(outputDescription.name)': bits must be 8, 16, 24, 32, float or double") }
             outputOptions.outputEncoding = encoding
         }
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, options: outputOptions, input: files[0].file, format: format)

@@ -100,8 +100,8 @@ public final class SoundFileReader {
         }
         guard let opened else {
             var reason = Self.cleaned(LibSndfile.errorMessage(nil))
-            if path != "-", reason.hasPrefix("File does not exist or is not a regular file") {
-                // libsndfile says this of files it cannot decode at all; this one exists.
+            if (path != "-" && reason.hasPrefix("File does not exist or is not a regular file")) || reason == "Format not recognised" {
+                // libsndfile says these of inputs it cannot decode at all; this one exists.
                 reason = "not audio libsndfile can decode (unrecognised or damaged)"
             }
             throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
