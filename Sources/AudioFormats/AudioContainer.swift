@@ -15,8 +15,11 @@ public struct AudioContainer: Hashable, Sendable, CustomStringConvertible {
         self.name = name
     }
 
+    /// Containers are the same when their identifiers are.
     public static func == (lhs: AudioContainer, rhs: AudioContainer) -> Bool { lhs.identifier == rhs.identifier }
+    /// Hashes the identifier, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+    /// The identifier.
     public var description: String { identifier }
 
     /// Microsoft WAV.

@@ -20,8 +20,11 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
         self.sampleType = sampleType
     }
 
+    /// Encodings are the same when their identifiers are.
     public static func == (lhs: AudioEncoding, rhs: AudioEncoding) -> Bool { lhs.identifier == rhs.identifier }
+    /// Hashes the identifier, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+    /// The identifier.
     public var description: String { identifier }
 
     /// Signed 8-bit PCM.

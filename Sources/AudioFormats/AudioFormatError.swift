@@ -32,5 +32,6 @@ public struct AudioFormatError: Error, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// `path: reason`, the one line a user sees.
     public var description: String { "\(path): \(reason)" }
 }

@@ -22,12 +22,15 @@ public final class AudioInput {
     public let head: [UInt8]
     /// Whether `head` was taken out of the descriptor (a pipe), rather than peeked at.
     public let headIsConsumed: Bool
+    /// Whether the decoder made from this input must close `fileDescriptor` when done: a named
+    /// pipe or device given by path, which can be opened only once.
+    public let decoderClosesDescriptor: Bool
 
-    /// Peeks at the file at `path`; `-` is standard input. Missing, unreadable and directory
-    /// paths are refused here with clear reasons.
-    public convenience init(path: String) throws(AudioFormatError) {
+    /// Peeks at the first `headBytes` bytes of the file at `path`; `-` is standard input.
+    /// Missing, unreadable and directory paths are refused here with clear reasons.
+    public convenience init(path: String, headBytes: Int = headSize) throws(AudioFormatError) {
         if path == "-" {
-            try self.init(fileDescriptor: STDIN_FILENO, path: path)
+            try self.init(fileDescriptor: STDIN_FILENO, path: path, headBytes: headBytes)
             return
         }
         var status = stat()
@@ -38,33 +41,46 @@ public final class AudioInput {
         guard access(path, R_OK) == 0 else { throw Self.systemError(path) }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Self.systemError(path) }
+        if (status.st_mode & S_IFMT) != S_IFREG {
+            do {
+                self.init(path: path, fileDescriptor: descriptor, head: try Self.readHead(descriptor, path: path, consuming: true, size: headBytes),
+                          headIsConsumed: true, decoderClosesDescriptor: true)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            return
+        }
         defer { close(descriptor) }
-        self.init(path: path, fileDescriptor: nil, head: try Self.readHead(descriptor, path: path, consuming: true),
-                  headIsConsumed: false)
+        self.init(path: path, fileDescriptor: nil, head: try Self.readHead(descriptor, path: path, consuming: true, size: headBytes),
+                  headIsConsumed: false, decoderClosesDescriptor: false)
     }
 
-    /// Takes the input open on `fileDescriptor` (not closed here), named `path` in messages.
-    public convenience init(fileDescriptor: Int32, path: String) throws(AudioFormatError) {
+    /// Takes the input open on `fileDescriptor` (not closed here), named `path` in messages,
+    /// with its first `headBytes` bytes (none for a headerless input, which is not sniffed).
+    public convenience init(fileDescriptor: Int32, path: String, headBytes: Int = headSize) throws(AudioFormatError) {
         var status = stat()
         guard fstat(fileDescriptor, &status) == 0 else { throw Self.systemError(path) }
         let isRegular = (status.st_mode & S_IFMT) == S_IFREG
         self.init(path: path, fileDescriptor: fileDescriptor,
-                  head: try Self.readHead(fileDescriptor, path: path, consuming: !isRegular), headIsConsumed: !isRegular)
+                  head: try Self.readHead(fileDescriptor, path: path, consuming: !isRegular, size: headBytes), headIsConsumed: !isRegular,
+                  decoderClosesDescriptor: false)
     }
 
-    private init(path: String, fileDescriptor: Int32?, head: [UInt8], headIsConsumed: Bool) {
+    private init(path: String, fileDescriptor: Int32?, head: [UInt8], headIsConsumed: Bool, decoderClosesDescriptor: Bool) {
         self.path = path
         self.fileDescriptor = fileDescriptor
         self.head = head
         self.headIsConsumed = headIsConsumed
+        self.decoderClosesDescriptor = decoderClosesDescriptor
     }
 
     /// Whether the input is empty.
     public var isEmpty: Bool { head.isEmpty }
 
-    /// Up to `headSize` bytes from the descriptor: read (and so consumed) from a pipe, or
+    /// Up to `size` bytes from the descriptor: read (and so consumed) from a pipe, or
     /// peeked at the current position of a regular file.
-    private static func readHead(_ descriptor: Int32, path: String, consuming: Bool) throws(AudioFormatError) -> [UInt8] {
+    private static func readHead(_ descriptor: Int32, path: String, consuming: Bool, size headSize: Int) throws(AudioFormatError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: headSize)
         var count = 0
         let start = consuming ? 0 : lseek(descriptor, 0, SEEK_CUR)

@@ -18,14 +18,16 @@ public struct FormatRegistry: Sendable {
         self.kinds = kinds
     }
 
-    /// Opens `path` (`-` for standard input); `raw` describes a headerless input.
+    /// Opens `path` (`-` for standard input); `raw` describes a headerless input, which is
+    /// not sniffed (so a raw stream is read as soon as its first bytes come).
     public func openDecoder(path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
-        try openDecoder(for: try AudioInput(path: path), raw: raw)
+        try openDecoder(for: try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
     }
 
     /// Opens the input on `fileDescriptor` (left open), named `path` in messages.
     public func openDecoder(fileDescriptor: Int32, path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
-        try openDecoder(for: try AudioInput(fileDescriptor: fileDescriptor, path: path), raw: raw)
+        try openDecoder(for: try AudioInput(fileDescriptor: fileDescriptor, path: path,
+                                            headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
     }
 
     /// Chooses by `input`'s first bytes: the first kind claiming the container they name; a

@@ -7,13 +7,16 @@ public struct LibSndfileFormats: AudioFormatKind {
     /// libsndfile's kind, as the registry lists it.
     public init() {}
 
+    /// `libsndfile`.
     public var name: String { "libsndfile" }
 
+    /// The containers libsndfile reads whose magic numbers the sniffer knows.
     public var decodedContainers: Set<AudioContainer> { [.wav, .wavex, .aiff, .au, .raw, .w64, .rf64, .flac, .caf, .ogg, .mp3] }
 
     /// libsndfile also recognises VOC, IFF/8SVX, IRCAM, NIST, PAF, SD2 and others by their headers.
     public var triesUnrecognisedInputs: Bool { true }
 
+    /// A `SoundFileReader` on `input`, in aurender's vocabulary.
     public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         let rawFormat = raw.map {
             SoundFileReader.RawFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount, encoding: Self.sndfileEncoding($0.encoding))
@@ -21,11 +24,13 @@ public struct LibSndfileFormats: AudioFormatKind {
         return SndfileDecoder(try SoundFileReader(input: input, raw: rawFormat))
     }
 
+    /// Whether libsndfile accepts the combination (`sf_format_check`).
     public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool {
         guard let type = Self.sndfileType(container) else { return false }
         return SoundFileWriter.canWrite(type: type, encoding: Self.sndfileEncoding(encoding), sampleRate: sampleRate, channelCount: channelCount)
     }
 
+    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary.
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
                             sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
         guard let type = Self.sndfileType(container) else {

@@ -10,13 +10,15 @@ import Darwin
 /// libsndfile then reads a pipe exactly as it would have read the original one, so it treats
 /// it the same way (no seeks, lengths from the header).
 enum PipeRelay {
-    /// The read end of a new pipe that gives `head`, then what remains on `source` (not closed).
-    static func start(head: [UInt8], source: Int32, path: String) throws(SoundFileError) -> Int32 {
+    /// The read end of a new pipe that gives `head`, then what remains on `source` (closed at
+    /// the end when `closingSource`).
+    static func start(head: [UInt8], source: Int32, closingSource: Bool, path: String) throws(SoundFileError) -> Int32 {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
+            if closingSource { close(source) }
             throw SoundFileError(path: path, kind: .cannotOpen, reason: String(cString: strerror(errno)))
         }
-        let job = Unmanaged.passRetained(Job(head: head, source: source, destination: ends[1])).toOpaque()
+        let job = Unmanaged.passRetained(Job(head: head, source: source, closingSource: closingSource, destination: ends[1])).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
             Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
@@ -26,6 +28,7 @@ enum PipeRelay {
             Unmanaged<Job>.fromOpaque(job).release()
             close(ends[0])
             close(ends[1])
+            if closingSource { close(source) }
             throw SoundFileError(path: path, kind: .cannotOpen, reason: String(cString: strerror(started)))
         }
         pthread_detach(thread)
@@ -36,11 +39,13 @@ enum PipeRelay {
     private final class Job {
         let head: [UInt8]
         let source: Int32
+        let closingSource: Bool
         let destination: Int32
 
-        init(head: [UInt8], source: Int32, destination: Int32) {
+        init(head: [UInt8], source: Int32, closingSource: Bool, destination: Int32) {
             self.head = head
             self.source = source
+            self.closingSource = closingSource
             self.destination = destination
         }
 
@@ -50,7 +55,10 @@ enum PipeRelay {
             sigemptyset(&blocked)
             sigaddset(&blocked, SIGPIPE)
             pthread_sigmask(SIG_BLOCK, &blocked, nil)
-            defer { close(destination) }
+            defer {
+                close(destination)
+                if closingSource { close(source) }
+            }
             guard head.withUnsafeBytes({ writeAll($0.baseAddress!, $0.count) }) else { return }
             let size = 65536
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)

@@ -17,11 +17,18 @@ final class SndfileStreamSource {
     private(set) var position: Int64 = 0
     /// Bytes read from the descriptor after the head.
     private var streamed: Int64 = 0
+    private let closing: Bool
 
-    /// A stream that gives `head`, then what remains on `fileDescriptor` (not closed here).
-    init(head: [UInt8], fileDescriptor: Int32) {
+    /// A stream that gives `head`, then what remains on `fileDescriptor`, closed at the end
+    /// when `closing`.
+    init(head: [UInt8], fileDescriptor: Int32, closing: Bool) {
         self.head = head
         self.fileDescriptor = fileDescriptor
+        self.closing = closing
+    }
+
+    deinit {
+        if closing { close(fileDescriptor) }
     }
 
     static func from(_ context: UnsafeMutableRawPointer?) -> SndfileStreamSource {

@@ -61,11 +61,17 @@ public final class SoundFileReader {
             try self.init(path: input.path, raw: raw, source: .descriptor(descriptor, closing: false), isSeekable: true)
             return
         }
-        if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) {
-            try self.init(path: input.path, raw: nil, source: .stream(SndfileStreamSource(head: input.head, fileDescriptor: descriptor)),
+        if input.head.isEmpty {
+            try self.init(path: input.path, raw: raw, source: .descriptor(descriptor, closing: input.decoderClosesDescriptor),
                           isSeekable: false)
+            return
+        }
+        if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) {
+            let stream = SndfileStreamSource(head: input.head, fileDescriptor: descriptor, closing: input.decoderClosesDescriptor)
+            try self.init(path: input.path, raw: nil, source: .stream(stream), isSeekable: false)
         } else {
-            let relay = try PipeRelay.start(head: input.head, source: descriptor, path: input.path)
+            let relay = try PipeRelay.start(head: input.head, source: descriptor, closingSource: input.decoderClosesDescriptor,
+                                            path: input.path)
             try self.init(path: input.path, raw: raw, source: .descriptor(relay, closing: true), isSeekable: false)
         }
     }
