@@ -30,8 +30,8 @@ public struct FormatRegistry: Sendable {
                                             headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
     }
 
-    /// Chooses by `input`'s first bytes: the first kind claiming the container they name; a
-    /// format no kind reads is refused by name; bytes no table knows go to the kinds that try
+    /// Chooses by `input`'s first bytes: the first kind claiming the container they name (by
+    /// its identifier: `mp4`, `ape`, `flac`, …); a format no kind reads is refused by name; bytes no table knows go to the kinds that try
     /// unrecognised inputs.
     public func openDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         if let raw {
@@ -47,8 +47,6 @@ public struct FormatRegistry: Sendable {
                 return try kind.makeDecoder(for: input, raw: nil)
             }
             throw unsupported(input.path, container.name)
-        case .other(let description):
-            throw unsupported(input.path, description)
         case .unrecognised:
             var failure: AudioFormatError?
             for kind in kinds where kind.triesUnrecognisedInputs {

@@ -4,10 +4,9 @@
 public enum FormatSniffer {
     /// What the first bytes say.
     public enum Finding: Equatable, Sendable {
-        /// A container a decoder may claim, with its codec where the bytes tell it.
+        /// A container a decoder may claim, with its codec where the bytes tell it; its name
+        /// says what it holds (`MPEG-4 audio (AAC)`) when no decoder claims it.
         case container(AudioContainer, AudioEncoding?)
-        /// A known format described for people (`MPEG-4 audio (AAC)`), which decoders may not read.
-        case other(String)
         /// No magic number this table knows.
         case unrecognised
     }
@@ -30,13 +29,14 @@ public enum FormatSniffer {
         if bytes.count >= 12, Array(bytes[4..<8]) == ascii("ftyp") { return mpeg4(bytes) }
         if bytes.starts(with: ascii("OggS")) { return ogg(bytes) }
         if bytes.count >= 2, bytes[0] == 0xFF {
-            if bytes[1] & 0xF6 == 0xF0 { return .other("ADTS AAC audio") }
+            if bytes[1] & 0xF6 == 0xF0 { return .known("ADTS AAC audio") }
             if bytes[1] & 0xE0 == 0xE0, (bytes[1] >> 1) & 3 != 0 { return .container(.mp3, .mp3) }
         }
         return .unrecognised
     }
 
     private static func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+
 
     /// Magic numbers at byte 0.
     private static let prefixes: [([UInt8], Finding)] = [
@@ -47,17 +47,17 @@ public enum FormatSniffer {
         (ascii("RF64"), .container(.rf64, nil)),
         (ascii("BW64"), .container(.rf64, nil)),
         ([0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11], .container(.w64, nil)),
-        (ascii("MAC "), .other("Monkey's Audio (APE)")),
-        (ascii("wvpk"), .other("WavPack audio")),
-        (ascii("MPCK"), .other("Musepack audio")),
-        (ascii("MP+"), .other("Musepack audio")),
-        (ascii("DSD "), .other("DSD audio (DSF)")),
-        (ascii("FRM8"), .other("DSD audio (DSDIFF)")),
-        (ascii("tBaK"), .other("TAK audio")),
-        (ascii("TTA1"), .other("True Audio (TTA)")),
-        ([0x0B, 0x77], .other("AC-3 (Dolby Digital) audio")),
-        ([0x1A, 0x45, 0xDF, 0xA3], .other("Matroska/WebM media")),
-        ([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11], .other("ASF/WMA (Windows Media Audio)")),
+        (ascii("MAC "), .known("Monkey's Audio (APE)")),
+        (ascii("wvpk"), .known("WavPack audio")),
+        (ascii("MPCK"), .known("Musepack audio")),
+        (ascii("MP+"), .known("Musepack audio")),
+        (ascii("DSD "), .known("DSD audio (DSF)")),
+        (ascii("FRM8"), .known("DSD audio (DSDIFF)")),
+        (ascii("tBaK"), .known("TAK audio")),
+        (ascii("TTA1"), .known("True Audio (TTA)")),
+        ([0x0B, 0x77], .known("AC-3 (Dolby Digital) audio")),
+        ([0x1A, 0x45, 0xDF, 0xA3], .known("Matroska/WebM media")),
+        ([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11], .known("ASF/WMA (Windows Media Audio)")),
     ]
 
     /// An IFF `FORM` and its form type.
@@ -76,9 +76,9 @@ public enum FormatSniffer {
             let pattern = ascii(fourCC)
             return body.count >= 4 && (0...(body.count - 4)).contains { Array(body[$0..<($0 + 4)]) == pattern }
         }
-        if holds("alac") { return .other("MPEG-4 audio (ALAC)") }
-        if holds("mp4a") { return .other("MPEG-4 audio (AAC)") }
-        return .other("MPEG-4 audio")
+        if holds("alac") { return .known("MPEG-4 audio (ALAC)") }
+        if holds("mp4a") { return .known("MPEG-4 audio (AAC)") }
+        return .known("MPEG-4 audio")
     }
 
     /// An Ogg stream, by the codec its first packet names.
@@ -87,8 +87,25 @@ public enum FormatSniffer {
         let packet = Array(bytes.dropFirst(27 + Int(bytes[26])))
         if packet.starts(with: [0x01] + ascii("vorbis")) { return .container(.ogg, .vorbis) }
         if packet.starts(with: ascii("OpusHead")) { return .container(.ogg, .opus) }
-        if packet.starts(with: [0x7F] + ascii("FLAC")) { return .other("Ogg FLAC audio") }
-        if packet.starts(with: ascii("Speex   ")) { return .other("Ogg Speex audio") }
+        if packet.starts(with: [0x7F] + ascii("FLAC")) { return .known("Ogg FLAC audio") }
+        if packet.starts(with: ascii("Speex   ")) { return .known("Ogg Speex audio") }
         return .container(.ogg, nil)
     }
+}
+
+extension FormatSniffer.Finding {
+    /// A container known by its description only (`MPEG-4 audio (AAC)`), identified by the
+    /// container's short name (`mp4`), for a decoder to claim or the registry to refuse.
+    static func known(_ description: String) -> FormatSniffer.Finding {
+        .container(AudioContainer(identifier: identifiers[description] ?? description, name: description), nil)
+    }
+
+    /// The identifiers of the containers `known(_:)` names: one per container, whatever its codec.
+    private static let identifiers: [String: String] = [
+        "MPEG-4 audio (AAC)": "mp4", "MPEG-4 audio (ALAC)": "mp4", "MPEG-4 audio": "mp4", "ADTS AAC audio": "adts",
+        "Monkey's Audio (APE)": "ape", "WavPack audio": "wavpack", "Musepack audio": "musepack", "DSD audio (DSF)": "dsf",
+        "DSD audio (DSDIFF)": "dff", "TAK audio": "tak", "True Audio (TTA)": "tta", "AC-3 (Dolby Digital) audio": "ac3",
+        "Matroska/WebM media": "matroska", "ASF/WMA (Windows Media Audio)": "asf", "Ogg FLAC audio": "ogg-flac",
+        "Ogg Speex audio": "ogg-speex",
+    ]
 }

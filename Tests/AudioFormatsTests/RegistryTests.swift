@@ -58,6 +58,6 @@ import TestSupport
         let opusPage = Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [1, 19] + Array("OpusHead".utf8)
         #expect(FormatSniffer.sniff(opusPage) == .container(.ogg, .opus))
         let speexPage = Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [1, 80] + Array("Speex   ".utf8)
-        #expect(FormatSniffer.sniff(speexPage) == .other("Ogg Speex audio"))
+        #expect(FormatSniffer.sniff(speexPage) == .container(AudioContainer(identifier: "ogg-speex", name: "Ogg Speex audio"), nil))
     }
 }
