@@ -3,7 +3,9 @@ import PackageDescription
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`,
 /// with the sample conversions in C in `CAudioKernels`, where they vectorize), neither of
-/// which uses a C library; `SoundFile` wraps libsndfile, `Resampling` libsamplerate (for the
+/// which uses a C library; `AudioFormats` is aurender's own
+/// vocabulary for files (containers, encodings, the decoder and encoder protocols and the
+/// registry that chooses them by content); `SoundFile` wraps libsndfile as its first tenant, `Resampling` libsamplerate (for the
 /// format converter) and `Loudness` libebur128 (BS.1770 metering); `AudioNodes` builds the units on all of them (its presets are embedded from
 /// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
 /// a library user imports; `AurenderCLI` is the `aurender` command.
@@ -37,7 +39,8 @@ let package = Package(
         .target(name: "AudioGraph"),
         .target(name: "CAudioKernels"),
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
-        .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph"]),
+        .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
+        .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .executableTarget(name: "PresetEmbedder"),
@@ -45,10 +48,10 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling"],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Resampling"],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "SoundFile", "Resampling", "Loudness", "AudioNodes"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "Loudness", "AudioNodes"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -58,6 +61,7 @@ let package = Package(
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),

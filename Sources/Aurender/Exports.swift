@@ -1,6 +1,6 @@
 @_exported import AudioDSP
+@_exported import AudioFormats
 @_exported import AudioGraph
 @_exported import AudioNodes
 @_exported import Loudness
 @_exported import Resampling
-@_exported import SoundFile

@@ -124,7 +124,7 @@ public struct GraphDescription: Codable, Equatable, Sendable {
     /// Reads a description from JSON; malformed files get one error naming the file and field.
     public static func load(path: String) throws(RenderError) -> GraphDescription {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input(SoundFileError(path: path, kind: .cannotOpen, reason: "cannot read the graph file"))
+            throw .input(AudioFormatError(path: path, kind: .cannotOpen, reason: "cannot read the graph file"))
         }
         do {
             return try JSONDecoder().decode(GraphDescription.self, from: data)

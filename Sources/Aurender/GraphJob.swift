@@ -1,7 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
-import SoundFile
+import AudioFormats
 
 /// Renders a `GraphDescription`: what `aurender render GRAPH.json` does.
 ///
@@ -32,7 +32,7 @@ public struct GraphJob {
         let render: PreparedRender
         let nodes: [String: AudioNode]
         let order: [AudioNode]
-        let files: [(name: String, path: String, file: SoundFileReader)]
+        let files: [(name: String, path: String, file: any AudioDecoder)]
         let outputPath: String
         let eventLines: [String]
         let edges: [(from: String, to: String, bus: Int)]
@@ -43,7 +43,7 @@ public struct GraphJob {
         let built = try build(readingAhead: false)
         var lines: [String] = []
         for (name, path, file) in built.files {
-            lines.append("file    \(name): \(path), \(file.type.name), \(file.encoding.name), \(file.format.canonical)")
+            lines.append("file    \(name): \(path), \(file.container.name), \(file.encoding.name), \(file.format.canonical)")
         }
         for node in built.order {
             lines.append("node    \(node.name)" + (node.planDetail.map { " (\($0))" } ?? ""))
@@ -122,10 +122,10 @@ public struct GraphJob {
         let outputPath = resolve(outputEntry.settings.text("path")!)
 
         // Files first: they decide the graph's rate.
-        var files: [(name: String, path: String, file: SoundFileReader)] = []
+        var files: [(name: String, path: String, file: any AudioDecoder)] = []
         for entry in checked where entry.kind.role == .source {
             let path = resolve(entry.settings.text("path")!)
-            do throws(SoundFileError) { files.append((entry.node.name, path, try SoundFileReader(path: path))) } catch { throw RenderError.input(error) }
+            do throws(AudioFormatError) { files.append((entry.node.name, path, try FormatRegistry.standard.openDecoder(path: path))) } catch { throw RenderError.input(error) }
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
@@ -194,11 +194,11 @@ public struct GraphJob {
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)
         var outputOptions = options
         if let container = outputEntry.settings.text("container") {
-            guard let named = SoundFileType.named(container) else { throw bad("output '\(outputEntry.node.name)': unknown container '\(container)'") }
-            outputOptions.outputType = named.type
+            guard let named = AudioContainer.named(container) else { throw bad("output '\(outputEntry.node.name)': unknown container '\(container)'") }
+            outputOptions.outputType = named.container
             outputOptions.outputEncoding = named.encoding
         }
-        if let bits = outputEntry.settings.text("bits") { outputOptions.outputEncoding = SoundFileEncoding.forBits(bits) }
+        if let bits = outputEntry.settings.text("bits") { outputOptions.outputEncoding = AudioEncoding.forBits(bits) }
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, options: outputOptions, input: files[0].file, format: format)
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,

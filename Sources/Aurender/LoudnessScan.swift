@@ -1,7 +1,7 @@
 import AudioDSP
 import AudioGraph
 import Loudness
-import SoundFile
+import AudioFormats
 
 /// Measures loudness: of a file as it is (`aurender info --loudness`), or of what a prepared
 /// graph renders (the first pass of `--normalize`).
@@ -10,7 +10,7 @@ public enum LoudnessScan {
     static let blockFrames = 16384
 
     /// The loudness of everything in `file`, read from where it stands to its end.
-    public static func measure(_ file: SoundFileReader) throws -> LoudnessMeasurement {
+    public static func measure(_ file: any AudioDecoder) throws -> LoudnessMeasurement {
         let meter = try meter(for: file.format, path: file.path)
         var block = [Float](repeating: 0, count: blockFrames * file.format.channelCount)
         try block.withUnsafeMutableBufferPointer { block in

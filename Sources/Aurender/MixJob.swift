@@ -1,7 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
-import SoundFile
+import AudioFormats
 
 /// Mixes several input files into one output file through a multichannel mixer: what
 /// `aurender mix` does.
@@ -59,9 +59,9 @@ public struct MixJob {
     private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
-        var files: [SoundFileReader] = []
+        var files: [any AudioDecoder] = []
         for input in inputs {
-            do throws(SoundFileError) { files.append(try SoundFileReader(path: input.path)) } catch { throw RenderError.input(error) }
+            do throws(AudioFormatError) { files.append(try FormatRegistry.standard.openDecoder(path: input.path)) } catch { throw RenderError.input(error) }
         }
         let mixFormat = StreamFormat.canonical(sampleRate: options.sampleRate ?? files[0].format.sampleRate,
                                                channelCount: options.channelCount ?? 2)
@@ -103,12 +103,12 @@ public struct MixJob {
                 try mixer.setParameter(MixerNode.id(.mute, bus: bus), input.muted ? 1 : 0)
                 let offset = Int64((input.start * mixFormat.sampleRate).rounded())
                 try mixer.setStartOffset(frames: offset, bus: bus)
-                let frames = file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate) }
+                let frames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate) }
                 length = length.flatMap { total in frames.map { max(total, offset + $0) } }
                 branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
             }
             tail = [mixer]
-            if let fade = try OutputRendering.makeFade(options: options, sampleRate: mixFormat.sampleRate, totalFrames: length) {
+            if let fade = try OutputRendering.makeFade(options: options, sampleRate: mixFormat.sampleRate, totalFrames: length, input: output) {
                 tail.append(fade)
             }
             if let gain { tail.append(gain) }

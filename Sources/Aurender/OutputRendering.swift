@@ -2,7 +2,7 @@ import AudioDSP
 import AudioGraph
 import AudioNodes
 import Resampling
-import SoundFile
+import AudioFormats
 
 /// What every render shares: choosing the output's container and encoding, deciding on
 /// dither, the converter and fades between the sources and the output, and the loop that
@@ -18,7 +18,7 @@ enum OutputRendering {
 
     /// The source for `file`: reading ahead on its own thread for a render, the plain reader for
     /// a plan, which reads no audio.
-    static func makeReader(_ file: SoundFileReader, readingAhead: Bool) -> FileSource {
+    static func makeReader(_ file: any AudioDecoder, readingAhead: Bool) -> FileSource {
         readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
     }
 
@@ -47,10 +47,13 @@ enum OutputRendering {
     }
 
     /// A fade node for the options' fades, or nil when there are none.
-    static func makeFade(options: RenderJob.Options, sampleRate: Double, totalFrames: Int64?) throws -> FadeNode? {
+    /// A fade-out needs the length; `input` names the input in the refusal when it is unknown.
+    static func makeFade(options: RenderJob.Options, sampleRate: Double, totalFrames: Int64?, input: String) throws -> FadeNode? {
         guard options.fadeIn > 0 || options.fadeOut > 0 else { return nil }
         guard let totalFrames else {
-            if options.fadeOut > 0 { throw RenderError.usage("--fade-out needs an input of known length, not a stream") }
+            if options.fadeOut > 0 {
+                throw RenderError.usage("\(input): a fade-out needs the input's length, and this stream does not state it")
+            }
             return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()), fadeOutFrames: 0, totalFrames: .max)
         }
         return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()),
@@ -64,7 +67,7 @@ enum OutputRendering {
 
     /// The dither for an output: TPDF when asked, or automatically when quantizing to 16 bits
     /// or fewer audio with more resolution than that (processed, or from a deeper or float file).
-    static func dither(for encoding: SoundFileEncoding, inputs: [StreamFormat], processed: Bool,
+    static func dither(for encoding: AudioEncoding, inputs: [StreamFormat], processed: Bool,
                        options: RenderJob.Options) -> TPDFDither? {
         guard let bits = encoding.integerBits else { return nil }
         let wanted: Bool
@@ -81,30 +84,30 @@ enum OutputRendering {
     /// The container from `--type` or the extension; the encoding from `--bits`, the
     /// container's lossy codec, the input's PCM or float encoding where the container holds it,
     /// else 16-bit PCM.
-    static func chooseOutputFormat(output: String, options: RenderJob.Options, input file: SoundFileReader,
-                                   format: StreamFormat) throws(RenderError) -> (SoundFileType, SoundFileEncoding) {
-        let implied = output == "-" ? nil : SoundFileType.forPath(output)
-        guard let type = options.outputType ?? implied?.type else {
-            let known = SoundFileType.knownNames.joined(separator: ", ")
+    static func chooseOutputFormat(output: String, options: RenderJob.Options, input file: any AudioDecoder,
+                                   format: StreamFormat) throws(RenderError) -> (AudioContainer, AudioEncoding) {
+        let implied = output == "-" ? nil : AudioContainer.forPath(output)
+        guard let type = options.outputType ?? implied?.container else {
+            let known = AudioContainer.knownNames.joined(separator: ", ")
             throw .usage("\(output): cannot tell the output container from the name; use --type (\(known))")
         }
         let rate = Int(format.sampleRate), channels = format.channelCount
-        let encoding: SoundFileEncoding
+        let encoding: AudioEncoding
         if let chosen = options.outputEncoding {
             encoding = chosen
-        } else if let lossy = implied?.encoding, implied?.type == type {
+        } else if let lossy = implied?.encoding, implied?.container == type {
             encoding = lossy
         } else if type == .ogg {
             encoding = .vorbis
-        } else if type == .mpeg {
-            encoding = .mpegLayer3
+        } else if type == .mp3 {
+            encoding = .mp3
         } else if file.encoding.sampleType != nil,
-                  SoundFileWriter.canWrite(type: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
+                  FormatRegistry.standard.canWrite(container: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
             encoding = file.encoding
         } else {
             encoding = .pcm16
         }
-        guard SoundFileWriter.canWrite(type: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
+        guard FormatRegistry.standard.canWrite(container: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
             throw .usage("\(output): \(type.name) cannot hold \(encoding.name) at \(rate) Hz with \(channels) channels")
         }
         return (type, encoding)
@@ -113,21 +116,22 @@ enum OutputRendering {
     /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
     /// only on success; returns the frames written and what clipped. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
-    static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: SoundFileType,
-                      encoding: SoundFileEncoding, dither: TPDFDither?,
+    static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: AudioContainer,
+                      encoding: AudioEncoding, dither: TPDFDither?,
                       options: RenderJob.Options) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
-        let destination = try OutputFile(path: output)
+        let destination: OutputFile
+        do { destination = try OutputFile(path: output) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
         do {
             writer = ThreadedFileWriter(
-                file: try SoundFileWriter(fileDescriptor: destination.fileDescriptor, path: output, type: type,
-                                          encoding: encoding, sampleRate: Int(format.sampleRate),
-                                          channelCount: format.channelCount),
+                file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output, container: type,
+                                                              encoding: encoding, sampleRate: Int(format.sampleRate),
+                                                              channelCount: format.channelCount),
                 dither: dither)
         } catch {
             destination.discard()
             if output == "-", error.kind == .unsupportedFormat {
-                throw RenderError.output(SoundFileError(path: output, kind: .unsupportedFormat,
+                throw RenderError.output(AudioFormatError(path: output, kind: .unsupportedFormat,
                                                         reason: "\(error.reason); for standard output use --type au or raw"))
             }
             throw RenderError.output(error)
@@ -145,12 +149,12 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output, count: writer.clipCount)
             }
-            try destination.commit()
+            do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()
             switch error {
-            case let error as SoundFileError where error.path == output: throw RenderError.output(error)
-            case let error as SoundFileError: throw RenderError.input(error)
+            case let error as AudioFormatError where error.path == output: throw RenderError.output(error)
+            case let error as AudioFormatError: throw RenderError.input(error)
             default: throw error
             }
         }

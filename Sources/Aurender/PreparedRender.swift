@@ -1,7 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioNodes
-import SoundFile
+import AudioFormats
 
 /// An initialized graph ready to render into one output, with what the output needs to know:
 /// what `RenderJob` and `MixJob` build, and plan or run the same way.
@@ -15,8 +15,8 @@ struct PreparedRender {
     let graph: Graph
     let outputNode: GenericOutput
     let format: StreamFormat
-    let type: SoundFileType
-    let encoding: SoundFileEncoding
+    let type: AudioContainer
+    let encoding: AudioEncoding
     let dither: TPDFDither?
     /// The frames the output will have, when the inputs' lengths are known.
     var expectedFrames: Int64?

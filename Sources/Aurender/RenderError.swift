@@ -1,6 +1,6 @@
 import AudioDSP
 import AudioGraph
-import SoundFile
+import AudioFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +12,9 @@ public enum RenderError: Error, CustomStringConvertible {
     /// The options cannot work together (an unknown container, a bad combination).
     case usage(String)
     /// The input could not be opened, was not usable audio, or failed while reading.
-    case input(SoundFileError)
+    case input(AudioFormatError)
     /// The output could not be written or completed.
-    case output(SoundFileError)
+    case output(AudioFormatError)
     /// The output names the same file as an input.
     case sameFile(input: String, output: String)
     /// The output's temporary file could not be created or renamed into place.

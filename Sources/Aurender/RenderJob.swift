@@ -2,7 +2,7 @@ import AudioDSP
 import AudioGraph
 import AudioNodes
 import Resampling
-import SoundFile
+import AudioFormats
 
 /// Renders one input file through a graph into one output file: what `aurender IN OUT` does.
 ///
@@ -16,11 +16,11 @@ public struct RenderJob {
     /// How the input is read, converted and stored.
     public struct Options {
         /// The output container; nil takes it from the output's extension.
-        public var outputType: SoundFileType?
+        public var outputType: AudioContainer?
         /// The output encoding; nil keeps the input's where the container can hold it.
-        public var outputEncoding: SoundFileEncoding?
+        public var outputEncoding: AudioEncoding?
         /// The format of a headerless input.
-        public var rawInput: SoundFileReader.RawFormat?
+        public var rawInput: RawFormat?
         /// The output sample rate; nil keeps the input's.
         public var sampleRate: Double?
         /// The output channel count; nil keeps the input's (or the matrix's).
@@ -75,8 +75,8 @@ public struct RenderJob {
     /// What a finished render did.
     public struct Summary {
         public var inputFormat: StreamFormat
-        public var outputType: SoundFileType
-        public var outputEncoding: SoundFileEncoding
+        public var outputType: AudioContainer
+        public var outputEncoding: AudioEncoding
         public var frames: Int64
         public var clipCount: ClipCount
         public var dither: TPDFDither?
@@ -90,6 +90,9 @@ public struct RenderJob {
 
     public var input: String
     public var output: String
+    /// The input, opened once and shared by the job's copies: a plan, the run after it and
+    /// `inputFormat()` read one decoder, so standard input is read only once.
+    private let opened = OpenedInput()
     public var options: Options
     /// Builds the nodes after the converter, given the format they receive.
     public var makeProcessing: (StreamFormat) throws -> [AudioNode]
@@ -100,6 +103,11 @@ public struct RenderJob {
         self.output = output
         self.options = options
         self.makeProcessing = makeProcessing
+    }
+
+    /// The input's format, read from its header (opening it for the plan and run that follow).
+    public func inputFormat() throws -> StreamFormat {
+        try opened.decoder(for: input, raw: options.rawInput).format
     }
 
     /// Builds and initializes the graph without reading audio, and describes it.
@@ -120,8 +128,7 @@ public struct RenderJob {
     /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
-        let file: SoundFileReader
-        do { file = try SoundFileReader(path: input, raw: options.rawInput) } catch { throw RenderError.input(error) }
+        let file = try opened.decoder(for: input, raw: options.rawInput)
         let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
         let graph = Graph()
         let outputNode = GenericOutput()
@@ -134,8 +141,8 @@ public struct RenderJob {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
-            expectedFrames = file.frameCount.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
-            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate, totalFrames: expectedFrames) {
+            expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
+            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
                 chain += try makeProcessing(format) + [fade]
             } else {
                 chain += try makeProcessing(format)

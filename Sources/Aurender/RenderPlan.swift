@@ -2,7 +2,7 @@ import AudioDSP
 import AudioGraph
 import AudioNodes
 import Resampling
-import SoundFile
+import AudioFormats
 
 /// The resolved graph of a render, as `--dry-run` prints it: every node, every connection and
 /// the stream format on each edge, decided before any audio is read.
@@ -13,22 +13,22 @@ public struct RenderPlan {
     /// One input and the nodes it flows through before the tail.
     public struct Branch {
         public let input: String
-        public let file: SoundFileReader
+        public let file: any AudioDecoder
         public let chain: [AudioNode]
     }
 
     public let branches: [Branch]
     public let tail: [AudioNode]
     public let output: String
-    public let outputType: SoundFileType
-    public let outputEncoding: SoundFileEncoding
+    public let outputType: AudioContainer
+    public let outputEncoding: AudioEncoding
     public let dither: TPDFDither?
 
     /// One line per node and edge.
     public var text: String {
         var lines: [String] = []
         for (bus, branch) in branches.enumerated() {
-            lines.append("input   \(branch.input): \(branch.file.type.name), \(branch.file.encoding.name), \(branch.file.format.canonical)")
+            lines.append("input   \(branch.input): \(branch.file.container.name), \(branch.file.encoding.name), \(branch.file.format.canonical)")
             for node in branch.chain {
                 lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(node.planDetail.map { " (\($0))" } ?? "")")
             }

@@ -2,7 +2,7 @@ import AudioDSP
 import AudioGraph
 import FoundationEssentials
 import Loudness
-import SoundFile
+import AudioFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

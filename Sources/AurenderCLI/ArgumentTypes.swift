@@ -3,24 +3,24 @@ import Aurender
 
 /// An output container named on the command line (`--type wav`).
 struct ContainerArgument: ExpressibleByArgument {
-    let type: SoundFileType
-    let encoding: SoundFileEncoding?
+    let type: AudioContainer
+    let encoding: AudioEncoding?
 
     init?(argument: String) {
-        guard let named = SoundFileType.named(argument) else { return nil }
-        type = named.type
+        guard let named = AudioContainer.named(argument) else { return nil }
+        type = named.container
         encoding = named.encoding
     }
 
-    static var allValueStrings: [String] { SoundFileType.knownNames }
+    static var allValueStrings: [String] { AudioContainer.knownNames }
 }
 
 /// A sample encoding named by bit depth on the command line (`--bits 24`).
 struct BitsArgument: ExpressibleByArgument {
-    let encoding: SoundFileEncoding
+    let encoding: AudioEncoding
 
     init?(argument: String) {
-        guard let encoding = SoundFileEncoding.forBits(argument) else { return nil }
+        guard let encoding = AudioEncoding.forBits(argument) else { return nil }
         self.encoding = encoding
     }
 

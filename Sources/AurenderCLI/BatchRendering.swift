@@ -105,7 +105,7 @@ extension RenderCommand {
     private func totalSeconds(of items: [BatchItem]) -> Double? {
         var total = 0.0
         for item in items {
-            guard let file = try? SoundFileReader(path: item.input), let frames = file.frameCount else { return nil }
+            guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
             total += Double(frames) / file.format.sampleRate
         }
         return total * (loudness.normalize == nil ? 1 : 2)
@@ -126,11 +126,12 @@ extension RenderCommand {
         display?.track(progress)
         defer { display?.finish(progress) }
         do {
-            var options = try renderOptions(for: item.input)
-            options.progress = progress
-            let job = RenderJob(input: item.input, output: item.output, options: options) { _ in
+            var job = RenderJob(input: item.input, output: item.output) { _ in
                 try equalizer.makeNodes(for: preset)
             }
+            try setRenderOptions(of: &job)
+            job.options.progress = progress
+            let options = job.options
             let plan = console.verbose ? try job.plan().text : nil
             let started = RenderReport.now()
             let summary = try job.run()
@@ -139,7 +140,7 @@ extension RenderCommand {
                              plan: plan, warnings: RenderMessages.warnings(summary, output: item.output))
         } catch let error as RenderError {
             return .failed(error.description, ExitStatus(error))
-        } catch let error as SoundFileError {
+        } catch let error as AudioFormatError {
             return .failed(error.description, ExitStatus(input: error))
         } catch {
             return .failed("\(item.input): \(error)", .software)
@@ -185,12 +186,12 @@ extension RenderCommand {
             base = String(relative[..<dot])
             ext = String(relative[relative.index(after: dot)...])
         }
-        if let type { ext = type.encoding == .opus ? "opus" : (type.encoding == .mpegLayer3 ? "mp3" : typeExtension(type.type)) }
+        if let type { ext = type.encoding == .opus ? "opus" : (type.encoding == .mp3 ? "mp3" : typeExtension(type.type)) }
         return (folder.hasSuffix("/") ? folder : folder + "/") + base + batch.suffix + (ext.isEmpty ? "" : "." + ext)
     }
 
-    private func typeExtension(_ type: SoundFileType) -> String {
-        SoundFileType.knownNames.first { SoundFileType.named($0)?.type == type } ?? "wav"
+    private func typeExtension(_ type: AudioContainer) -> String {
+        AudioContainer.knownNames.first { AudioContainer.named($0)?.container == type } ?? "wav"
     }
 
     /// Paths, relative to `folder`, of the files in it whose extension names an audio container.
@@ -203,7 +204,7 @@ extension RenderCommand {
             guard stat(folder + "/" + relative, &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 if recursive { found += audioFiles(in: folder, recursive: true, prefix: relative) }
-            } else if SoundFileType.forPath(name) != nil {
+            } else if AudioContainer.forPath(name) != nil {
                 found.append(relative)
             }
         }

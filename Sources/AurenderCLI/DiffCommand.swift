@@ -30,11 +30,11 @@ struct DiffCommand: ParsableCommand {
     var tolerance: Double?
 
     func run() throws {
-        let a: SoundFileReader, b: SoundFileReader
+        let a: any AudioDecoder, b: any AudioDecoder
         do {
-            a = try withLibraryMessagesSilenced { try SoundFileReader(path: first) }
-            b = try withLibraryMessagesSilenced { try SoundFileReader(path: second) }
-        } catch let error as SoundFileError {
+            a = try withLibraryMessagesSilenced { try FormatRegistry.standard.openDecoder(path: first) }
+            b = try withLibraryMessagesSilenced { try FormatRegistry.standard.openDecoder(path: second) }
+        } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
         print("A: \(first): \(a.format.canonical)")
@@ -62,9 +62,13 @@ struct DiffCommand: ParsableCommand {
                     sumOfSquares += Double(difference) * Double(difference)
                 }
                 frames += Int64(common)
-                if gotA < chunk || gotB < chunk { break }
+                if gotA < chunk || gotB < chunk {
+                    lengthA += try Self.remainingFrames(of: a, finished: gotA < chunk, into: &left, chunk: chunk)
+                    lengthB += try Self.remainingFrames(of: b, finished: gotB < chunk, into: &right, chunk: chunk)
+                    break
+                }
             }
-        } catch let error as SoundFileError {
+        } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
         let rms = frames > 0 ? (sumOfSquares / Double(frames * Int64(channels))).squareRoot() : 0
@@ -83,6 +87,18 @@ struct DiffCommand: ParsableCommand {
         }
         print("result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0 / 20))))" } ?? ""))
         throw ExitCode(1)
+    }
+
+    /// The frames left in `file` after the other file ended, read through `buffer`; none when
+    /// `file` has `finished` too.
+    private static func remainingFrames(of file: any AudioDecoder, finished: Bool, into buffer: inout [Float], chunk: Int) throws -> Int64 {
+        guard !finished else { return 0 }
+        var count: Int64 = 0
+        while true {
+            let got = try withLibraryMessagesSilenced { try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: chunk) } }
+            count += Int64(got)
+            if got < chunk { return count }
+        }
     }
 
     /// A level in dBFS with one decimal, or -inf for silence.

@@ -30,11 +30,11 @@ enum ExitStatus: Int32 {
     }
 
     /// The status for a failure to open or read an input.
-    init(input error: SoundFileError) {
+    init(input error: AudioFormatError) {
         switch error.kind {
         case .cannotOpen: self = .noInput
-        case .invalidFile, .unsupportedFormat: self = .dataError
-        case .readFailed, .writeFailed: self = .ioError
+        case .invalidFile, .unsupportedInput, .unsupportedFormat: self = .dataError
+        case .readFailed, .writeFailed, .notSeekable: self = .ioError
         }
     }
 }

@@ -36,7 +36,7 @@ struct InfoCommand: ParsableCommand {
         }
     }
 
-    /// One file's description, as printed with `--json`.
+    /// One file's description, as printed with `--json`; an unknown length is null.
     struct FileInfo: Codable {
         var path: String
         var container: String
@@ -46,6 +46,18 @@ struct InfoCommand: ParsableCommand {
         var frames: Int64?
         var durationSeconds: Double?
         var loudness: LoudnessInfo?
+
+        func encode(to encoder: any Encoder) throws {
+            var fields = encoder.container(keyedBy: CodingKeys.self)
+            try fields.encode(path, forKey: .path)
+            try fields.encode(container, forKey: .container)
+            try fields.encode(encoding, forKey: .encoding)
+            try fields.encode(channels, forKey: .channels)
+            try fields.encode(sampleRate, forKey: .sampleRate)
+            try fields.encode(frames, forKey: .frames)
+            try fields.encode(durationSeconds, forKey: .durationSeconds)
+            try fields.encodeIfPresent(loudness, forKey: .loudness)
+        }
     }
 
     func validate() throws {
@@ -59,15 +71,15 @@ struct InfoCommand: ParsableCommand {
             switch withLibraryMessagesSilenced({ Self.open(path) }) {
             case .success(let file):
                 var info = FileInfo(
-                    path: path, container: file.type.name, encoding: file.encoding.name,
-                    channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.frameCount,
-                    durationSeconds: file.frameCount.map { Double($0) / file.format.sampleRate })
+                    path: path, container: file.container.name, encoding: file.encoding.name,
+                    channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.length.frames,
+                    durationSeconds: file.length.frames.map { Double($0) / file.format.sampleRate })
                 if loudness {
                     do {
                         info.loudness = LoudnessInfo(try withLibraryMessagesSilenced { try LoudnessScan.measure(file) })
                     } catch {
                         printError("\(error)")
-                        firstFailure = firstFailure ?? ((error as? SoundFileError).map(ExitStatus.init(input:)) ?? .dataError)
+                        firstFailure = firstFailure ?? ((error as? AudioFormatError).map(ExitStatus.init(input:)) ?? .dataError)
                         continue
                     }
                 }
@@ -86,8 +98,8 @@ struct InfoCommand: ParsableCommand {
     }
 
     /// Opens a file, keeping libsndfile's typed error.
-    static func open(_ path: String) -> Result<SoundFileReader, SoundFileError> {
-        do throws(SoundFileError) { return .success(try SoundFileReader(path: path)) } catch { return .failure(error) }
+    static func open(_ path: String) -> Result<any AudioDecoder, AudioFormatError> {
+        do throws(AudioFormatError) { return .success(try FormatRegistry.standard.openDecoder(path: path)) } catch { return .failure(error) }
     }
 
     static func text(_ info: FileInfo) -> String {

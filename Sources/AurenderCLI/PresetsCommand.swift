@@ -60,7 +60,7 @@ struct PresetsCommand: PositionalArgumentsValidating {
         }
         if let plot {
             let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
-            do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(error)) }
+            do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
         } else if json {
             let infos = presets.map { PresetInfo(name: $0.name, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
             print(try ReportJSON.text(infos))

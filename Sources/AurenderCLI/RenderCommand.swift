@@ -101,9 +101,10 @@ struct RenderCommand: PositionalArgumentsValidating {
         let summary: RenderJob.Summary
         let verbose = console.verbose
         do {
-            let options = try renderOptions(for: input)
             let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
-            let job = RenderJob(input: input, output: output, options: options) { _ in try equalizer.makeNodes(for: preset) }
+            var job = RenderJob(input: input, output: output) { _ in try equalizer.makeNodes(for: preset) }
+            try setRenderOptions(of: &job)
+            let options = job.options
             if let format = plan ?? (dryRun ? .text : nil) {
                 let resolved = try withLibraryMessagesSilenced { try job.plan() }
                 print(format == .dot ? resolved.dot : resolved.text)
@@ -121,7 +122,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             try reporting.emit(report(input: input, output: output, summary: summary, seconds: seconds, options: options, preset: preset))
         } catch let error as RenderError {
             throw fail(error.description, ExitStatus(error))
-        } catch let error as SoundFileError {
+        } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
         for message in RenderMessages.warnings(summary, output: output) { printError(message) }
@@ -145,8 +146,9 @@ struct RenderCommand: PositionalArgumentsValidating {
             + "(\(realtimeText(audioSeconds: audio, wallSeconds: seconds)))"
     }
 
-    /// The render options the flags ask for, for `input`.
-    func renderOptions(for input: String) throws -> RenderJob.Options {
+    /// Gives `job` the render options the flags ask for; a channel map reads the input's
+    /// channel count through the job, which keeps the input open for its plan and run.
+    func setRenderOptions(of job: inout RenderJob) throws {
         var options = RenderJob.Options()
         options.outputType = type?.type
         options.outputEncoding = bits?.encoding ?? type?.encoding
@@ -154,9 +156,10 @@ struct RenderCommand: PositionalArgumentsValidating {
         options.framesPerSlice = framesPerSlice
         options.clipPolicy = onClip
         options.normalization = loudness.normalization
-        let raw = options.rawInput
-        try conversion.apply(to: &options) { try SoundFileReader(path: input, raw: raw).format.channelCount }
-        return options
+        job.options = options
+        let opened = job
+        try conversion.apply(to: &options) { try opened.inputFormat().channelCount }
+        job.options = options
     }
 
     /// Renders the graph file named by `input`.
@@ -215,7 +218,7 @@ struct RawInputOptions: ParsableArguments {
     var inputBits: BitsArgument?
 
     /// The raw format, when `--input-type raw` is given; a usage error if it is incomplete.
-    func format() throws -> SoundFileReader.RawFormat? {
+    func format() throws -> RawFormat? {
         guard let inputType else {
             if inputRate != nil || inputChannels != nil || inputBits != nil {
                 throw ValidationError("--input-rate, --input-channels and --input-bits need --input-type raw")
@@ -228,6 +231,6 @@ struct RawInputOptions: ParsableArguments {
         guard let inputRate, let inputChannels, let inputBits else {
             throw ValidationError("--input-type raw needs --input-rate, --input-channels and --input-bits")
         }
-        return SoundFileReader.RawFormat(sampleRate: inputRate, channelCount: inputChannels, encoding: inputBits.encoding)
+        return RawFormat(sampleRate: inputRate, channelCount: inputChannels, encoding: inputBits.encoding)
     }
 }

@@ -16,6 +16,6 @@ struct ReportOptions: ParsableArguments {
         let text = try ReportJSON.text(report) + "\n"
         if json { print(text, terminator: "") }
         guard let path = self.report else { return }
-        do { try OutputFile.write(text: text, to: path) } catch { throw fail(error.description, ExitStatus(error)) }
+        do { try OutputFile.write(text: text, to: path) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
     }
 }

@@ -1,4 +1,9 @@
 import CSndfile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every call into libsndfile goes through this one file, so the C surface is in one place.
 enum LibSndfile {
@@ -10,6 +15,22 @@ enum LibSndfile {
 
     static func open(fileDescriptor: Int32, mode: Int, info: inout SF_INFO, closeDescriptor: Bool) -> Handle? {
         sf_open_fd(fileDescriptor, Int32(mode), &info, closeDescriptor ? 1 : 0)
+    }
+
+    /// Opens a stream read through `source`'s callbacks, which libsndfile sees as a seekable file.
+    static func open(source: SndfileStreamSource, mode: Int, info: inout SF_INFO) -> Handle? {
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { _ in sf_count_t.max },
+            seek: { offset, whence, context in SndfileStreamSource.from(context).seek(offset, whence: whence) },
+            read: { buffer, count, context in SndfileStreamSource.from(context).read(buffer!, count: count) },
+            write: nil,
+            tell: { context in SndfileStreamSource.from(context).position })
+        return sf_open_virtual(&io, Int32(mode), &info, Unmanaged.passUnretained(source).toOpaque())
+    }
+
+    /// Moves to frame `frame`; returns the new position, or -1 when the file cannot seek.
+    static func seek(_ handle: Handle, frame: Int64) -> Int64 {
+        Int64(sf_seek(handle, sf_count_t(frame), SEEK_SET))
     }
 
     /// The message for the last failure on `handle`, or for the last failed open when `handle` is nil.
@@ -39,11 +60,6 @@ enum LibSndfile {
 
     static func writeFrames(_ handle: Handle, _ buffer: UnsafePointer<Int32>, _ frames: Int) -> Int {
         Int(sf_writef_int(handle, buffer, sf_count_t(frames)))
-    }
-
-    /// Moves the read position to `frame`; returns the new position, or -1 where the file cannot seek.
-    static func seek(_ handle: Handle, toFrame frame: Int64) -> Int64 {
-        Int64(sf_seek(handle, sf_count_t(frame), Int32(SF_SEEK_SET)))
     }
 
     static func close(_ handle: Handle) -> Int32 {

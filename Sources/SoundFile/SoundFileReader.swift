@@ -1,3 +1,4 @@
+import AudioFormats
 import AudioGraph
 import CSndfile
 #if canImport(Glibc)
@@ -20,7 +21,11 @@ public final class SoundFileReader {
     public let format: StreamFormat
     /// Frames in the file, when the file says so (not for pipes and some streams).
     public let frameCount: Int64?
+    /// Whether the file can go back to its start (false for a pipe).
+    public let isSeekable: Bool
     private var handle: LibSndfile.Handle?
+    /// The pipe read through virtual I/O, kept alive while libsndfile reads it.
+    private let stream: SndfileStreamSource?
 
     /// The format of a headerless (raw) input, which the file cannot tell.
     public struct RawFormat: Sendable {
@@ -35,8 +40,52 @@ public final class SoundFileReader {
     }
 
     /// Opens `path` (or standard input for `-`) for reading; `raw` describes a headerless file.
-    public init(path: String, raw: RawFormat? = nil) throws(SoundFileError) {
+    public convenience init(path: String, raw: RawFormat? = nil) throws(SoundFileError) {
+        if path == "-" {
+            try self.init(path: path, raw: raw, source: .descriptor(STDIN_FILENO, closing: false), isSeekable: Self.isRegularFile(STDIN_FILENO))
+        } else {
+            try Self.checkReadable(path)
+            try self.init(path: path, raw: raw, source: .path, isSeekable: true)
+        }
+    }
+
+    /// Opens the input the registry has recognised: by path, on its descriptor, or for a pipe
+    /// whose first bytes were taken out, through a stream that gives them back first (FLAC,
+    /// whose decoder seeks back to them) or a relay pipe (every other format).
+    convenience init(input: AudioInput, raw: RawFormat?) throws(SoundFileError) {
+        guard let descriptor = input.fileDescriptor else {
+            try self.init(path: input.path, raw: raw, source: .path, isSeekable: true)
+            return
+        }
+        guard input.headIsConsumed else {
+            try self.init(path: input.path, raw: raw, source: .descriptor(descriptor, closing: false), isSeekable: true)
+            return
+        }
+        if input.head.isEmpty {
+            try self.init(path: input.path, raw: raw, source: .descriptor(descriptor, closing: input.decoderClosesDescriptor),
+                          isSeekable: false)
+            return
+        }
+        if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) {
+            let stream = SndfileStreamSource(head: input.head, fileDescriptor: descriptor, closing: input.decoderClosesDescriptor)
+            try self.init(path: input.path, raw: nil, source: .stream(stream), isSeekable: false)
+        } else {
+            let relay = try PipeRelay.start(head: input.head, source: descriptor, closingSource: input.decoderClosesDescriptor,
+                                            path: input.path)
+            try self.init(path: input.path, raw: raw, source: .descriptor(relay, closing: true), isSeekable: false)
+        }
+    }
+
+    /// Where libsndfile reads from.
+    private enum Source {
+        case path
+        case descriptor(Int32, closing: Bool)
+        case stream(SndfileStreamSource)
+    }
+
+    private init(path: String, raw: RawFormat?, source: Source, isSeekable: Bool) throws(SoundFileError) {
         self.path = path
+        self.isSeekable = isSeekable
         var info = SF_INFO()
         if let raw {
             info.format = SoundFileType.raw.rawValue | raw.encoding.rawValue
@@ -44,16 +93,21 @@ public final class SoundFileReader {
             info.channels = Int32(clamping: raw.channelCount)
         }
         let opened: LibSndfile.Handle?
-        if path == "-" {
-            opened = LibSndfile.open(fileDescriptor: STDIN_FILENO, mode: SFM_READ, info: &info, closeDescriptor: false)
-        } else {
-            try Self.checkReadable(path)
+        switch source {
+        case .path:
+            stream = nil
             opened = LibSndfile.open(path: path, mode: SFM_READ, info: &info)
+        case .descriptor(let descriptor, let closing):
+            stream = nil
+            opened = LibSndfile.open(fileDescriptor: descriptor, mode: SFM_READ, info: &info, closeDescriptor: closing)
+        case .stream(let source):
+            stream = source
+            opened = LibSndfile.open(source: source, mode: SFM_READ, info: &info)
         }
         guard let opened else {
             var reason = Self.cleaned(LibSndfile.errorMessage(nil))
-            if path != "-", reason.hasPrefix("File does not exist or is not a regular file") {
-                // libsndfile says this of files it cannot decode at all; this one exists.
+            if (path != "-" && reason.hasPrefix("File does not exist or is not a regular file")) || reason == "Format not recognised" {
+                // libsndfile says these of inputs it cannot decode at all; this one exists.
                 reason = "not audio libsndfile can decode (unrecognised or damaged)"
             }
             throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
@@ -63,7 +117,7 @@ public final class SoundFileReader {
         encoding = SoundFileEncoding(rawValue: info.format)
         format = StreamFormat(sampleRate: Double(info.samplerate), channelCount: Int(info.channels),
                               sampleType: encoding.sampleType ?? .float32, isInterleaved: true)
-        frameCount = info.frames >= 0 && info.frames < Int64.max ? info.frames : nil
+        frameCount = Self.statedLength(info.frames, channels: Int(info.channels), isSeekable: isSeekable)
         do {
             try format.validate()
         } catch {
@@ -83,7 +137,7 @@ public final class SoundFileReader {
 
     /// Reads up to `frames` interleaved frames as 16-bit integers; returns the frames read,
     /// fewer only at the end of the file. For 16-bit files this copies without converting.
-    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws -> Int {
+    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(SoundFileError) -> Int {
         try readLoop(into: .shorts(buffer), frames: frames)
     }
 
@@ -114,12 +168,26 @@ public final class SoundFileReader {
         return total
     }
 
-    /// Goes back to the first frame, so the file can be read again; a pipe or standard input
-    /// cannot go back, and says so.
+    /// Goes back to the first frame; a pipe cannot.
     public func rewind() throws(SoundFileError) {
-        guard let handle, path != "-", LibSndfile.seek(handle, toFrame: 0) == 0 else {
-            throw SoundFileError(path: path, kind: .readFailed, reason: "cannot go back to the start of this stream")
+        guard let handle else { return }
+        guard isSeekable, LibSndfile.seek(handle, frame: 0) == 0 else {
+            throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of a stream")
         }
+    }
+
+    /// The frame count libsndfile reports, or nil when it stands for "unknown": a negative or
+    /// maximal count, or on a pipe, the count libsndfile derives from its largest possible file
+    /// size for a header that leaves the size open (AU's 0xFFFFFFFF): beyond any real stream.
+    static func statedLength(_ frames: Int64, channels: Int, isSeekable: Bool) -> Int64? {
+        guard frames >= 0, frames < Int64.max else { return nil }
+        if !isSeekable, frames >= (Int64(1) << 56) / Int64(max(1, channels)) { return nil }
+        return frames
+    }
+
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Closes the file; reading afterwards returns no frames.

@@ -1,4 +1,5 @@
 import AudioDSP
+import AudioFormats
 import AudioGraph
 import AudioNodes
 import Foundation
@@ -23,7 +24,7 @@ import Testing
     func readerFillsSlicesAndMarksTheEnd(channels: Int) throws {
         let folder = try TemporaryFolder()
         let values = try makeFile(folder.file("in.wav"), frames: 1000, channels: channels)
-        let reader = AudioFileReader(file: try SoundFileReader(path: folder.file("in.wav")), scratchFrames: 300)
+        let reader = AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: folder.file("in.wav")), scratchFrames: 300)
         #expect(reader.format == .canonical(sampleRate: 44100, channelCount: channels))
         let storage = AudioBufferStorage(channelCount: channels, capacity: 700)
         var flags: RenderActionFlags = []
@@ -47,7 +48,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.file("out.wav")
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = AudioFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav,
+        let writer = AudioFileWriter(file: try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: path, container: .wav,
                                                                encoding: .pcm24, sampleRate: 48000, channelCount: 2),
                                      maximumFrames: 4)
         let storage = AudioBufferStorage(channelCount: 2, capacity: 4)
@@ -80,15 +81,15 @@ import Testing
     /// Renders `input` to `output` through reader → generic output → writer, counting the
     /// allocations of everything after the first slice.
     func renderCountingAllocations(_ input: String, to output: String) throws -> (Int, AudioFileWriter) {
-        let reader = AudioFileReader(file: try SoundFileReader(path: input))
+        let reader = AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: input))
         let graph = Graph()
         let generic = GenericOutput()
         try graph.addNode(generic)
         try reader.attach(to: generic, in: graph)
         try graph.initialize()
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = AudioFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: output,
-                                                               type: .wav, encoding: .pcm16, sampleRate: 44100, channelCount: 2))
+        let writer = AudioFileWriter(file: try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: output,
+                                                               container: .wav, encoding: .pcm16, sampleRate: 44100, channelCount: 2))
         guard case .rendered(let first) = try graph.renderSlice(frameCount: 4096) else { return (-1, writer) }
         try writer.write(generic.buffers, frames: first)
         let before = malloc_counter_thread_allocations()

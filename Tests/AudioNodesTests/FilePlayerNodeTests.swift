@@ -1,7 +1,7 @@
 import AudioGraph
 import AudioNodes
 import Foundation
-import SoundFile
+import AudioFormats
 import TestSupport
 import Testing
 
@@ -21,8 +21,8 @@ private func renderAll(_ graph: Graph, sliceSize: Int = 1000) throws -> [[Float]
 /// mixer, fed by file players or, with `players` false, by the same readers as render callbacks.
 private func makeMix(players: Bool) throws -> Graph {
     let graph = Graph()
-    let music = AudioFileReader(file: try SoundFileReader(path: fixture("music.wav")))
-    let speech = AudioFileReader(file: try SoundFileReader(path: fixture("speech.wav")))
+    let music = AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: fixture("music.wav")))
+    let speech = AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: fixture("speech.wav")))
     let converter = try FormatConverterNode(name: "speech converter", output: .canonical(sampleRate: 44100, channelCount: 1))
     let mixer = try MixerNode(inputBusCount: 2, output: .canonical(sampleRate: 44100, channelCount: 2))
     for node in [converter, mixer, GenericOutput()] as [AudioNode] { try graph.addNode(node) }
@@ -47,7 +47,7 @@ private func makeMix(players: Bool) throws -> Graph {
 
 @Suite struct FilePlayerNodeTests {
     @Test func aPlayerHasNoInputAndTheFilesFormatOnItsOutput() throws {
-        let player = FilePlayerNode(source: AudioFileReader(file: try SoundFileReader(path: fixture("speech.wav"))))
+        let player = FilePlayerNode(source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: fixture("speech.wav"))))
         #expect(player.inputBusCount == 0)
         #expect(player.outputBusCount == 1)
         #expect(player.streamFormat(scope: .output) == .canonical(sampleRate: 22050, channelCount: 1))
@@ -70,7 +70,7 @@ private func makeMix(players: Bool) throws -> Graph {
 
     @Test func aPlayerWhoseSourceCannotRewindRefusesReset() throws {
         let graph = Graph()
-        let player = FilePlayerNode(name: "ahead", source: ThreadedFileReader(file: try SoundFileReader(path: fixture("speech.wav"))))
+        let player = FilePlayerNode(name: "ahead", source: ThreadedFileReader(file: try FormatRegistry.standard.openDecoder(path: fixture("speech.wav"))))
         let output = GenericOutput()
         try graph.addNode(player)
         try graph.addNode(output)
@@ -83,7 +83,7 @@ private func makeMix(players: Bool) throws -> Graph {
 
     @Test func aPlayerRefusesAnotherOutputFormat() throws {
         let graph = Graph()
-        let player = FilePlayerNode(name: "speech", source: AudioFileReader(file: try SoundFileReader(path: fixture("speech.wav"))))
+        let player = FilePlayerNode(name: "speech", source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: fixture("speech.wav"))))
         try player.setStreamFormat(.canonical(sampleRate: 44100, channelCount: 1), scope: .output)
         let output = GenericOutput()
         try graph.addNode(player)

@@ -1,4 +1,5 @@
 import AudioDSP
+import AudioFormats
 import AudioGraph
 import AudioNodes
 import Foundation
@@ -19,9 +20,9 @@ import Testing
 
     /// Renders a file through either reader into either writer, in slices of `sliceSize`.
     func copy(_ input: String, to output: String, threaded: Bool, sliceSize: Int) throws -> ClipCount {
-        let file = try SoundFileReader(path: input)
+        let file = try FormatRegistry.standard.openDecoder(path: input)
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let outFile = try SoundFileWriter(fileDescriptor: descriptor, path: output, type: .flac, encoding: .pcm16,
+        let outFile = try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: output, container: .flac, encoding: .pcm16,
                                           sampleRate: 44100, channelCount: file.format.channelCount)
         let storage = AudioBufferStorage(channelCount: file.format.channelCount, capacity: sliceSize)
         let source: FileSource
@@ -63,7 +64,7 @@ import Testing
         let folder = try TemporaryFolder()
         try writeNoise(folder.file("in.wav"), frames: 100_000, channels: 2)
         for _ in 0..<20 {
-            let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")), slotFrames: 512, slotCount: 2)
+            let reader = ThreadedFileReader(file: try FormatRegistry.standard.openDecoder(path: folder.file("in.wav")), slotFrames: 512, slotCount: 2)
             let storage = AudioBufferStorage(channelCount: 2, capacity: 100)
             var flags: RenderActionFlags = []
             #expect(try reader.render(&flags, RenderRequest(timeStamp: .init(sampleTime: 0), bus: 0, frameCount: 100), storage.list) == 100)
@@ -73,7 +74,7 @@ import Testing
 
     @Test func writeFailuresReachTheCaller() throws {
         let descriptor = open("/dev/full", O_WRONLY)
-        let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: "/dev/full", type: .raw,
+        let writer = ThreadedFileWriter(file: try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: "/dev/full", container: .raw,
                                                                   encoding: .pcm16, sampleRate: 8000, channelCount: 1),
                                         slotFrames: 256, slotCount: 2)
         let storage = AudioBufferStorage(channelCount: 1, capacity: 256)
@@ -93,10 +94,10 @@ import Testing
         try writeNoise(folder.file("in.wav"), frames: 300_000, channels: 2)
         // A first full render instantiates the runtime's type metadata for every path.
         _ = try copy(folder.file("in.wav"), to: folder.file("warm-up.flac"), threaded: true, sliceSize: 4096)
-        let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")))
+        let reader = ThreadedFileReader(file: try FormatRegistry.standard.openDecoder(path: folder.file("in.wav")))
         let descriptor = open(folder.file("out.wav"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: folder.file("out.wav"),
-                                                                  type: .wav, encoding: .pcm16, sampleRate: 44100, channelCount: 2))
+        let writer = ThreadedFileWriter(file: try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: folder.file("out.wav"),
+                                                                  container: .wav, encoding: .pcm16, sampleRate: 44100, channelCount: 2))
         let storage = AudioBufferStorage(channelCount: 2, capacity: 4096)
         var flags: RenderActionFlags = []
         var time: Int64 = 0
@@ -119,14 +120,14 @@ import Testing
         let folder = try TemporaryFolder()
         try writeNoise(folder.file("in.wav"), frames: 200_003, channels: 2)
         func render(to name: String) throws -> Int {
-            let reader = ThreadedFileReader(file: try SoundFileReader(path: folder.file("in.wav")))
+            let reader = ThreadedFileReader(file: try FormatRegistry.standard.openDecoder(path: folder.file("in.wav")))
             let graph = Graph()
             let output = GenericOutput()
             try graph.addNode(output)
             try reader.attach(to: output, in: graph)
             try graph.initialize()
             let descriptor = open(folder.file(name), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            let writer = ThreadedFileWriter(file: try SoundFileWriter(fileDescriptor: descriptor, path: folder.file(name), type: .flac,
+            let writer = ThreadedFileWriter(file: try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: folder.file(name), container: .flac,
                                                                       encoding: .pcm16, sampleRate: 44100, channelCount: 2),
                                             slotFrames: 10_000, slotCount: 3)
             var allocations = -1

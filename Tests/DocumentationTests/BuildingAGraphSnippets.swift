@@ -11,17 +11,15 @@ import Testing
         let (graph, output) = (example.graph, example.output)
         #expect(output.streamFormat(scope: .input) == .canonical(sampleRate: 44100, channelCount: 2))
         // snippet: write-graph
-        let destination = try OutputFile(path: outputPath)
-        let writer = AudioFileWriter(file: try SoundFileWriter(fileDescriptor: destination.fileDescriptor, path: outputPath,
-                                                               type: .wav, encoding: .pcm24, sampleRate: 44100, channelCount: 2))
+        let writer = try AudioFileWriter(path: outputPath, container: .wav, encoding: .pcm24,
+                                         format: output.streamFormat(scope: .output)!)
         while case .rendered(let frames) = try graph.renderSlice(frameCount: 4096) {
             try writer.write(output.buffers, frames: frames)
         }
-        try writer.finish()
-        try destination.commit()        // the file appears only now, whole
+        try writer.finish()             // the file appears only now, whole
         // snippet end
-        let written = try SoundFileReader(path: outputPath)
-        let frames = try #require(written.frameCount)
+        let written = try FormatRegistry.standard.openDecoder(path: outputPath)
+        let frames = try #require(written.length.exactFrames)
         #expect(frames == 235_768, "speech, the longer input: 117884 frames at 22.05 kHz")
         #expect(written.format.channelCount == 2)
         #expect(written.encoding == .pcm24)

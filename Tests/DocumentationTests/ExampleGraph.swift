@@ -16,8 +16,8 @@ struct ExampleGraph {
         let musicPath = fixture("music.wav"), speechPath = fixture("speech.wav")
         // snippet: build-graph
         let graph = Graph()
-        let music = FilePlayerNode(name: "music", source: AudioFileReader(file: try SoundFileReader(path: musicPath)))
-        let speech = FilePlayerNode(name: "speech", source: AudioFileReader(file: try SoundFileReader(path: speechPath)))
+        let music = FilePlayerNode(name: "music", source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: musicPath)))
+        let speech = FilePlayerNode(name: "speech", source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: speechPath)))
         let converter = try FormatConverterNode(name: "speech converter", output: .canonical(sampleRate: 44100, channelCount: 1))
         let rock = EQPresetLibrary.find("Rock", in: EQPresetLibrary.builtIn)!
         let pop = EQPresetLibrary.find("Pop", in: EQPresetLibrary.builtIn)!
@@ -32,8 +32,8 @@ struct ExampleGraph {
         try graph.connect(converter, to: mixer, inputBus: 1)
         try graph.connect(mixer, to: output)
 
-        try mixer.setParameter(MixerNode.id(.gain, bus: 0), -6)     // music 6 dB down
-        try mixer.setParameter(MixerNode.id(.pan, bus: 1), -0.3)    // speech a little to the left
+        try mixer.setParameter(named: "gain[0]", -6)     // music 6 dB down
+        try mixer.setParameter(named: "pan[1]", -0.3)    // speech a little to the left
         try graph.initialize()
         // snippet end
         self.graph = graph

@@ -18,10 +18,10 @@ import Testing
         let summary = try job.run()     // summary.frames, summary.clipCount, summary.rms, …
         // snippet end
         #expect(summary.frames == 144_000)
-        let written = try SoundFileReader(path: outputPath)
+        let written = try FormatRegistry.standard.openDecoder(path: outputPath)
         #expect(written.format.sampleRate == 48000)
         #expect(written.encoding == .pcm24)
-        #expect(written.frameCount == 144_000)
+        #expect(written.length == .exact(144_000))
         #expect(folder.contents() == ["music-rock.wav"])
     }
 

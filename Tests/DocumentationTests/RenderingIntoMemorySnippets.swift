@@ -8,7 +8,7 @@ import Testing
         let musicPath = fixture("music.wav")
         // snippet: memory-graph
         let graph = Graph()
-        let player = FilePlayerNode(source: AudioFileReader(file: try SoundFileReader(path: musicPath)))
+        let player = FilePlayerNode(source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: musicPath)))
         let eq = try GraphicEQNode(presets: [EQPresetLibrary.find("Bass Booster", in: EQPresetLibrary.builtIn)!])
         let output = GenericOutput()
         for node in [player, eq, output] as [AudioNode] { try graph.addNode(node) }

@@ -1,31 +1,31 @@
 import AudioDSP
 import AudioGraph
-import SoundFile
+import AudioFormats
 
-/// Feeds a graph from a sound file: the render callback at a leaf of the graph.
+/// Feeds a graph from a decoded audio file: the render callback at a leaf of the graph.
 ///
 /// It reads interleaved frames into a scratch buffer made once at init and splits them
 /// into the slice's channel buffers. At the end of the file it zeroes the rest of the
 /// slice and sets `.endOfStream`; after that, every slice is silence.
 public final class AudioFileReader: RewindableSource {
     /// The open file.
-    public let file: SoundFileReader
+    public let file: any AudioDecoder
     /// What the reader produces: the file's rate and channels, in the canonical form.
     public let format: StreamFormat
     /// Frames read so far.
     public private(set) var framesRead: Int64 = 0
     private let scratch: UnsafeMutableRawPointer
     private let scratchFrames: Int
-    /// 16-bit files are read as integers: libsndfile then copies instead of converting.
+    /// 16-bit files are read as integers: the decoder then copies instead of converting.
     private let readsShorts: Bool
     private var exhausted = false
 
-    /// A reader over an open file, reading at most `scratchFrames` frames per libsndfile call.
-    public init(file: SoundFileReader, scratchFrames: Int = Graph.defaultMaximumFramesPerSlice) {
+    /// A reader over an open file, reading at most `scratchFrames` frames per decoder call.
+    public init(file: any AudioDecoder, scratchFrames: Int = Graph.defaultMaximumFramesPerSlice) {
         self.file = file
         format = file.format.canonical
         self.scratchFrames = max(1, scratchFrames)
-        readsShorts = file.encoding == .pcm16
+        readsShorts = file.readsInt16Natively
         scratch = .allocate(byteCount: self.scratchFrames * file.format.channelCount * MemoryLayout<Float>.size,
                             alignment: MemoryLayout<Float>.alignment)
     }

@@ -1,14 +1,16 @@
 import AudioDSP
 import AudioGraph
-import SoundFile
+import AudioFormats
 
 /// Writes the slices a graph renders to a sound file: the sink after the generic output.
 ///
-/// PCM encodings are quantized here, not in libsndfile, so overs and NaNs are counted
+/// Made from a path, it writes a temporary file beside it and `finish()` renames that into
+/// place; released unfinished, it removes the temporary file, so nothing is left behind.
+/// PCM encodings are quantized here, not in the encoder, so overs and NaNs are counted
 /// (`clipCount`) and rounding is exact; float and lossy encodings get Float32 frames.
 public final class AudioFileWriter {
     /// The file being written.
-    public let file: SoundFileWriter
+    public let file: any AudioEncoder
     /// Overs and non-finite samples met so far.
     public private(set) var clipCount = ClipCount()
     /// Frames written so far.
@@ -20,10 +22,34 @@ public final class AudioFileWriter {
     private let integerBits: Int?
     private let scratchFrames: Int
     private let scratch: UnsafeMutableRawPointer
+    /// The temporary file renamed into place by `finish()`, for a writer made from a path.
+    private let destination: OutputFile?
 
     /// A writer for `file`, taking slices of at most `maximumFrames` frames; `dither` applies
     /// to integer encodings only.
-    public init(file: SoundFileWriter, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil) {
+    public convenience init(file: any AudioEncoder, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil) {
+        self.init(file: file, destination: nil, maximumFrames: maximumFrames, dither: dither)
+    }
+
+    /// A writer of `encoding` in `container` at `format`'s rate and channels to `path` (`-` is
+    /// standard output), through a temporary file that `finish()` renames into place.
+    public convenience init(path: String, container: AudioContainer, encoding: AudioEncoding, format: StreamFormat,
+                            registry: FormatRegistry = .standard, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice,
+                            dither: TPDFDither? = nil) throws(AudioFormatError) {
+        let destination = try OutputFile(path: path)
+        let encoder: any AudioEncoder
+        do {
+            encoder = try registry.makeEncoder(fileDescriptor: destination.fileDescriptor, path: path, container: container,
+                                               encoding: encoding, sampleRate: Int(format.sampleRate), channelCount: format.channelCount)
+        } catch {
+            destination.discard()
+            throw error
+        }
+        self.init(file: encoder, destination: destination, maximumFrames: maximumFrames, dither: dither)
+    }
+
+    private init(file: any AudioEncoder, destination: OutputFile?, maximumFrames: Int, dither: TPDFDither?) {
+        self.destination = destination
         self.file = file
         self.dither = file.encoding.integerBits == nil ? nil : dither
         integerBits = file.encoding.integerBits
@@ -54,8 +80,15 @@ public final class AudioFileWriter {
         framesWritten += Int64(frames)
     }
 
-    /// Completes and closes the file, reporting any failure.
-    public func finish() throws {
-        try file.finish()
+    /// Completes and closes the file, reporting any failure; a writer made from a path then
+    /// renames its temporary file into place (or removes it, when completing failed).
+    public func finish() throws(AudioFormatError) {
+        do {
+            try file.finish()
+        } catch {
+            destination?.discard()
+            throw error
+        }
+        try destination?.commit()
     }
 }

@@ -1,5 +1,5 @@
 import AudioGraph
-import SoundFile
+import AudioFormats
 
 /// Feeds a graph from a sound file read ahead on a background thread: a render callback
 /// whose disk reads and sample conversions overlap the graph's DSP.
@@ -19,7 +19,7 @@ public final class ThreadedFileReader: FileSource {
     private var finished = false
 
     /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames.
-    public init(file: SoundFileReader, slotFrames: Int = 65536, slotCount: Int = 4) {
+    public init(file: any AudioDecoder, slotFrames: Int = 65536, slotCount: Int = 4) {
         let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
         format = reader.format
         let ring = SlotRing(slotCount: slotCount, channelCount: format.channelCount, capacity: slotFrames)

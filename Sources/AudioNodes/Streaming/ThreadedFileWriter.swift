@@ -1,6 +1,6 @@
 import AudioDSP
 import AudioGraph
-import SoundFile
+import AudioFormats
 
 /// Writes the slices a graph renders to a sound file from a background thread, so that
 /// sample conversion and disk writes overlap the graph's DSP.
@@ -10,7 +10,7 @@ import SoundFile
 /// it waits for the worker and reports the first failure; `clipCount` is final after it.
 public final class ThreadedFileWriter {
     /// The file being written.
-    public var file: SoundFileWriter { writer.file }
+    public var file: any AudioEncoder { writer.file }
     private let writer: AudioFileWriter
     private let ring: SlotRing
     private var worker: BackgroundThread?
@@ -27,7 +27,7 @@ public final class ThreadedFileWriter {
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
     /// applies to integer encodings only.
-    public init(file: SoundFileWriter, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil) {
+    public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil) {
         let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)

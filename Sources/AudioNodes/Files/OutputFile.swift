@@ -1,3 +1,4 @@
+import AudioFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,8 @@ import Darwin
 ///
 /// The temporary file is created exclusively in the destination's folder (so the rename is
 /// atomic on one file system). Until `commit()`, an existing destination is untouched;
-/// `discard()` removes the temporary file. Standard output (`-`) and existing files that are
+/// `discard()` removes the temporary file, as does releasing it unsettled. Failures are
+/// `AudioFormatError`s of kind `.cannotOpen` whose reason begins "cannot create output". Standard output (`-`) and existing files that are
 /// not regular files (`/dev/null`, a named pipe) are written directly: renaming over them would
 /// replace the device or pipe itself.
 public final class OutputFile {
@@ -21,7 +23,7 @@ public final class OutputFile {
     private var cleanupSlot: Int?
 
     /// Creates the temporary file for `path`, or takes standard output for `-`.
-    public init(path: String) throws(RenderError) {
+    public init(path: String) throws(AudioFormatError) {
         self.path = path
         if path == "-" {
             fileDescriptor = STDOUT_FILENO
@@ -30,9 +32,9 @@ public final class OutputFile {
         }
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
-            if (status.st_mode & S_IFMT) == S_IFDIR { throw .cannotCreate(path: path, reason: "is a directory") }
+            if (status.st_mode & S_IFMT) == S_IFDIR { throw Self.cannotCreate(path, "is a directory") }
             let descriptor = open(path, O_WRONLY)
-            guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+            guard descriptor >= 0 else { throw Self.cannotCreate(path, String(cString: strerror(errno))) }
             fileDescriptor = descriptor
             temporaryPath = nil
             return
@@ -56,7 +58,7 @@ public final class OutputFile {
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             InterruptCleanup.unregister(cleanupSlot)
-            throw .cannotCreate(path: path, reason: reason)
+            throw Self.cannotCreate(path, reason)
         }
         let mask = umask(0)
         umask(mask)
@@ -68,7 +70,7 @@ public final class OutputFile {
     deinit { discard() }
 
     /// Moves the finished temporary file over the destination.
-    public func commit() throws(RenderError) {
+    public func commit() throws(AudioFormatError) {
         guard !settled else { return }
         settled = true
         defer { InterruptCleanup.unregister(cleanupSlot) }
@@ -76,8 +78,13 @@ public final class OutputFile {
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw .cannotCreate(path: path, reason: reason)
+            throw Self.cannotCreate(path, reason)
         }
+    }
+
+    /// The error for a destination that cannot be created or put in place.
+    static func cannotCreate(_ path: String, _ reason: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: .cannotOpen, reason: "cannot create output: \(reason)")
     }
 
     /// Removes the temporary file; the destination stays as it was.
@@ -92,7 +99,7 @@ public final class OutputFile {
 extension OutputFile {
     /// Writes `text` to `path` through a temporary file renamed into place: a report or a plot
     /// appears whole or not at all, as audio outputs do.
-    public static func write(text: String, to path: String) throws(RenderError) {
+    public static func write(text: String, to path: String) throws(AudioFormatError) {
         let file = try OutputFile(path: path)
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -101,7 +108,7 @@ extension OutputFile {
                 let reason = String(cString: strerror(errno))
                 close(file.fileDescriptor)
                 file.discard()
-                throw .cannotCreate(path: path, reason: reason)
+                throw Self.cannotCreate(path, reason)
             }
             bytes = bytes.dropFirst(written)
         }

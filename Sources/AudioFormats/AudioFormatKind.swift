@@ -1,0 +1,22 @@
+/// One implementation of decoding and encoding behind the registry, as a SoX format handler:
+/// it lists the containers it claims and opens decoders and encoders for them.
+///
+/// Adding a decoder is one type conforming to this and one line in the registry's tenant list.
+public protocol AudioFormatKind: Sendable {
+    /// The implementation's name, for messages and listings (`libsndfile`).
+    var name: String { get }
+    /// The containers it decodes when the input's first bytes name them.
+    var decodedContainers: Set<AudioContainer> { get }
+    /// Whether it also tries inputs whose first bytes no table recognises (formats it knows by
+    /// other means, such as headerless or rare ones).
+    var triesUnrecognisedInputs: Bool { get }
+
+    /// Opens a decoder on `input`, which it must read from its first byte (`input.head`
+    /// first when the head was consumed); `raw` describes a headerless input.
+    func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder
+    /// Whether it can write `encoding` in `container` at `sampleRate` with `channelCount` channels.
+    func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool
+    /// Starts a file on `fileDescriptor`, which the encoder then owns and closes.
+    func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                     sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder
+}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Chooses a decoder for each input by its content and an encoder for each output by
+/// container and encoding, among the format kinds it holds.
+///
+/// The registry aurender uses is `FormatRegistry.standard`, whose tenant list is in
+/// AudioNodes (`RegisteredFormats.swift`).
+public struct FormatRegistry: Sendable {
+    /// The implementations, in order of preference.
+    public let kinds: [any AudioFormatKind]
+
+    /// A registry of `kinds`, the first preferred where several claim a format.
+    public init(kinds: [any AudioFormatKind]) {
+        self.kinds = kinds
+    }
+
+    /// Opens `path` (`-` for standard input); `raw` describes a headerless input, which is
+    /// not sniffed (so a raw stream is read as soon as its first bytes come).
+    public func openDecoder(path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
+        try openDecoder(for: try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
+    }
+
+    /// Opens the input on `fileDescriptor` (left open), named `path` in messages.
+    public func openDecoder(fileDescriptor: Int32, path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
+        try openDecoder(for: try AudioInput(fileDescriptor: fileDescriptor, path: path,
+                                            headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
+    }
+
+    /// Chooses by `input`'s first bytes: the first kind claiming the container they name (by
+    /// its identifier: `mp4`, `ape`, `flac`, …); a format no kind reads is refused by name; bytes no table knows go to the kinds that try
+    /// unrecognised inputs.
+    public func openDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
+        if let raw {
+            guard let kind = kinds.first(where: { $0.decodedContainers.contains(.raw) }) else { throw unsupported(input.path, "headerless (raw) audio") }
+            return try kind.makeDecoder(for: input, raw: raw)
+        }
+        if input.isEmpty {
+            throw AudioFormatError(path: input.path, kind: .invalidFile, reason: input.path == "-" ? "standard input is empty" : "the file is empty")
+        }
+        switch FormatSniffer.sniff(input.head) {
+        case .container(let container, _):
+            if let kind = kinds.first(where: { $0.decodedContainers.contains(container) }) {
+                return try kind.makeDecoder(for: input, raw: nil)
+            }
+            throw unsupported(input.path, container.name)
+        case .unrecognised:
+            var failure: AudioFormatError?
+            for kind in kinds where kind.triesUnrecognisedInputs {
+                do { return try kind.makeDecoder(for: input, raw: nil) } catch { failure = failure ?? error }
+                if input.headIsConsumed { break }
+            }
+            throw failure ?? AudioFormatError(path: input.path, kind: .invalidFile, reason: "not a recognised audio format")
+        }
+    }
+
+    /// Whether some kind can write `encoding` in `container` at `sampleRate` with `channelCount` channels.
+    public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool {
+        kinds.contains { $0.canWrite(container: container, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount) }
+    }
+
+    /// Starts a file on `fileDescriptor` (which the encoder then owns) with the first kind that
+    /// can write it; the descriptor is closed when none can.
+    public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                            sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
+        guard let kind = kinds.first(where: {
+            $0.canWrite(container: container, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount)
+        }) else {
+            close(fileDescriptor)
+            throw AudioFormatError(path: path, kind: .unsupportedFormat,
+                                   reason: "cannot write \(encoding.name) in \(container.name) at \(sampleRate) Hz with \(channelCount) channels")
+        }
+        return try kind.makeEncoder(fileDescriptor: fileDescriptor, path: path, container: container, encoding: encoding,
+                                    sampleRate: sampleRate, channelCount: channelCount)
+    }
+
+    private func unsupported(_ path: String, _ description: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: .unsupportedInput, reason: "\(description) is not supported by this build")
+    }
+}

@@ -1,0 +1,81 @@
+import AudioFormats
+import CSndfile
+
+/// libsndfile as a tenant of the format registry: it decodes PCM containers, FLAC, Ogg Vorbis
+/// and Opus, MP3 and the rarer formats it recognises itself, and encodes what it can write.
+public struct LibSndfileFormats: AudioFormatKind {
+    /// libsndfile's kind, as the registry lists it.
+    public init() {}
+
+    /// `libsndfile`.
+    public var name: String { "libsndfile" }
+
+    /// The containers libsndfile reads whose magic numbers the sniffer knows.
+    public var decodedContainers: Set<AudioContainer> { [.wav, .wavex, .aiff, .au, .raw, .w64, .rf64, .flac, .caf, .ogg, .mp3] }
+
+    /// libsndfile also recognises VOC, IFF/8SVX, IRCAM, NIST, PAF, SD2 and others by their headers.
+    public var triesUnrecognisedInputs: Bool { true }
+
+    /// A `SoundFileReader` on `input`, in aurender's vocabulary.
+    public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
+        let rawFormat = raw.map {
+            SoundFileReader.RawFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount, encoding: Self.sndfileEncoding($0.encoding))
+        }
+        return SndfileDecoder(try SoundFileReader(input: input, raw: rawFormat))
+    }
+
+    /// Whether libsndfile accepts the combination (`sf_format_check`).
+    public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool {
+        guard let type = Self.sndfileType(container) else { return false }
+        return SoundFileWriter.canWrite(type: type, encoding: Self.sndfileEncoding(encoding), sampleRate: sampleRate, channelCount: channelCount)
+    }
+
+    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary.
+    public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                            sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
+        guard let type = Self.sndfileType(container) else {
+            throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libsndfile cannot write \(container.name)")
+        }
+        return SndfileEncoder(try SoundFileWriter(fileDescriptor: fileDescriptor, path: path, type: type,
+                                                  encoding: Self.sndfileEncoding(encoding), sampleRate: sampleRate,
+                                                  channelCount: channelCount), container: container, encoding: encoding)
+    }
+
+    /// libsndfile's containers, by aurender's names.
+    private static let types: [(AudioContainer, SoundFileType)] = [
+        (.wav, .wav), (.wavex, .wavex), (.aiff, .aiff), (.au, .au), (.raw, .raw), (.w64, .w64), (.rf64, .rf64),
+        (.flac, .flac), (.caf, .caf), (.ogg, .ogg), (.mp3, .mpeg),
+    ]
+
+    /// libsndfile's encodings, by aurender's names.
+    private static let encodings: [(AudioEncoding, SoundFileEncoding)] = [
+        (.pcmS8, .pcmS8), (.pcmU8, .pcmU8), (.pcm16, .pcm16), (.pcm24, .pcm24), (.pcm32, .pcm32), (.float, .float),
+        (.double, .double), (.ulaw, SoundFileEncoding(rawValue: Int32(SF_FORMAT_ULAW))),
+        (.alaw, SoundFileEncoding(rawValue: Int32(SF_FORMAT_ALAW))),
+        (.imaADPCM, SoundFileEncoding(rawValue: Int32(SF_FORMAT_IMA_ADPCM))),
+        (.msADPCM, SoundFileEncoding(rawValue: Int32(SF_FORMAT_MS_ADPCM))),
+        (.gsm610, SoundFileEncoding(rawValue: Int32(SF_FORMAT_GSM610))),
+        (.vorbis, .vorbis), (.opus, .opus), (.mp3, .mpegLayer3),
+    ]
+
+    /// libsndfile's container for `container`, if it writes it.
+    static func sndfileType(_ container: AudioContainer) -> SoundFileType? {
+        types.first { $0.0 == container }?.1
+    }
+
+    /// aurender's name for a libsndfile container; one aurender has no name for keeps libsndfile's.
+    static func container(_ type: SoundFileType) -> AudioContainer {
+        types.first { $0.1 == type }?.0 ?? AudioContainer(identifier: "sndfile-\(String(type.rawValue, radix: 16))", name: type.name)
+    }
+
+    /// libsndfile's encoding for `encoding`; one it has no name for maps to an invalid subtype it refuses.
+    static func sndfileEncoding(_ encoding: AudioEncoding) -> SoundFileEncoding {
+        encodings.first { $0.0 == encoding }?.1 ?? SoundFileEncoding(rawValue: 0)
+    }
+
+    /// aurender's name for a libsndfile encoding; one aurender has no name for keeps libsndfile's.
+    static func encoding(_ encoding: SoundFileEncoding) -> AudioEncoding {
+        encodings.first { $0.1 == encoding }?.0
+            ?? AudioEncoding(identifier: "sndfile-\(String(encoding.rawValue, radix: 16))", name: encoding.name, sampleType: encoding.sampleType)
+    }
+}

@@ -1,0 +1,34 @@
+import AudioFormats
+import AudioGraph
+
+/// A `SoundFileReader` as the registry's decoder, in aurender's vocabulary.
+final class SndfileDecoder: AudioDecoder {
+    private let file: SoundFileReader
+    let container: AudioContainer
+    let encoding: AudioEncoding
+    let length: AudioLength
+
+    init(_ file: SoundFileReader) {
+        self.file = file
+        container = LibSndfileFormats.container(file.type)
+        encoding = LibSndfileFormats.encoding(file.encoding)
+        // libsndfile counts an MP3's frames from its headers and bit rate, before decoding.
+        length = file.frameCount.map { file.type == .mpeg ? .estimated($0) : .exact($0) } ?? .unknown
+    }
+
+    var path: String { file.path }
+    var format: StreamFormat { file.format }
+    var readsInt16Natively: Bool { file.encoding == .pcm16 }
+    var isSeekable: Bool { file.isSeekable }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        try file.read(into: buffer, frames: frames)
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
+        try file.read(into: buffer, frames: frames)
+    }
+
+    func rewind() throws(AudioFormatError) { try file.rewind() }
+    func close() { file.close() }
+}

@@ -1,0 +1,63 @@
+import AudioFormats
+import AudioNodes
+import Foundation
+import Testing
+import TestSupport
+
+/// The registry chooses decoders by content and refuses formats no tenant reads by name.
+@Suite struct RegistryTests {
+    let registry = FormatRegistry.standard
+
+    @Test(arguments: [("music.wav", AudioContainer.wav), ("music.flac", .flac), ("music.aiff", .aiff), ("music.ogg", .ogg)])
+    func sniffingChoosesLibsndfileByContent(name: String, container: AudioContainer) throws {
+        let folder = try TemporaryFolder()
+        let misnamed = folder.file("input.dat")
+        try FileManager.default.copyItem(atPath: fixture(name), toPath: misnamed)
+        let decoder = try registry.openDecoder(path: misnamed)
+        #expect(decoder.container == container)
+        #expect(String(describing: type(of: decoder)) == "SndfileDecoder")
+        #expect(decoder.format.sampleRate == 44100 && decoder.format.channelCount == 2)
+    }
+
+    @Test(arguments: [
+        ([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [0, 0, 0, 0] + Array("moov....stsd....mp4a".utf8), "MPEG-4 audio (AAC)"),
+        ([0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC], "ADTS AAC audio"),
+        (Array("MAC ".utf8) + [0x96, 0x0F, 0, 0], "Monkey's Audio (APE)"),
+        (Array("wvpk".utf8) + [0x20, 0, 0, 0, 0x10, 0x04], "WavPack audio"),
+    ] as [([UInt8], String)])
+    func refusesUnsupportedFormatsByName(head: [UInt8], description: String) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("in.m4a")
+        try WaveFile.write(head + [UInt8](repeating: 0, count: 200), to: path)
+        #expect(throws: AudioFormatError(path: path, kind: .unsupportedInput, reason: "\(description) is not supported by this build")) {
+            try registry.openDecoder(path: path)
+        }
+    }
+
+    @Test func anEmptyFileIsNamedAsEmpty() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("empty.wav")
+        try WaveFile.write([], to: path)
+        #expect(throws: AudioFormatError(path: path, kind: .invalidFile, reason: "the file is empty")) {
+            try registry.openDecoder(path: path)
+        }
+    }
+
+    @Test func randomBytesAreNamedAsUndecodable() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("noise.bin")
+        try WaveFile.write((0..<5000).map { UInt8(truncatingIfNeeded: ($0 &* 2654435761) >> 7) | 1 }, to: path)
+        #expect(throws: AudioFormatError(path: path, kind: .invalidFile, reason: "not audio libsndfile can decode (unrecognised or damaged)")) {
+            try registry.openDecoder(path: path)
+        }
+    }
+
+    @Test func sniffingSeesThroughAnID3TagAndTellsOggCodecs() throws {
+        let flacAfterTag = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 2] + [UInt8](repeating: 0, count: 2) + Array("fLaC".utf8)
+        #expect(FormatSniffer.sniff(flacAfterTag) == .container(.flac, nil))
+        let opusPage = Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [1, 19] + Array("OpusHead".utf8)
+        #expect(FormatSniffer.sniff(opusPage) == .container(.ogg, .opus))
+        let speexPage = Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [1, 80] + Array("Speex   ".utf8)
+        #expect(FormatSniffer.sniff(speexPage) == .container(AudioContainer(identifier: "ogg-speex", name: "Ogg Speex audio"), nil))
+    }
+}
