@@ -13,12 +13,13 @@ public struct GraphJob {
     public var description: GraphDescription
     /// Where relative paths in the description are resolved (the graph file's folder).
     public var folder: String
-    /// Dither, clip policy, slice size and progress: the options a graph does not state itself.
-    public var options: RenderJob.Options
+    /// Resampling, dither, clip policy, slice size and progress: what a graph does not state
+    /// itself (its nodes set rates, channels and the output's format).
+    public var options: RenderSettings
     /// Finds the EQ presets the graph names (relative preset files are in `folder`).
     public var presets: PresetLookup
 
-    public init(description: GraphDescription, folder: String, options: RenderJob.Options = RenderJob.Options(),
+    public init(description: GraphDescription, folder: String, options: RenderSettings = RenderSettings(),
                 presets: PresetLookup) {
         self.description = description
         self.folder = folder
@@ -33,7 +34,7 @@ public struct GraphJob {
         let nodes: [String: AudioNode]
         let order: [AudioNode]
         let files: [(name: String, path: String, file: any AudioDecoder)]
-        let outputPath: String
+        let outputPath: OutputDestination
         let eventLines: [String]
         let edges: [(from: String, to: String, bus: Int)]
     }
@@ -83,7 +84,26 @@ public struct GraphJob {
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
         options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
-        return try built.render.run(output: built.outputPath, options: options)
+        return try built.render.run(output: built.outputPath, settings: options)
+    }
+
+    /// The files the graph reads, resolved against its folder.
+    public var inputPaths: [String] {
+        description.nodes.compactMap { node in
+            guard NodeCatalogue.kind(named: node.type)?.role == .source, case .text(let path)? = node.fields["path"] else { return nil }
+            return resolve(path)
+        }
+    }
+
+    /// Where the graph's output node writes, resolved against its folder.
+    public var outputDestination: OutputDestination {
+        get throws {
+            let outputs = description.nodes.filter { NodeCatalogue.kind(named: $0.type)?.role == .output }
+            guard outputs.count == 1, case .text(let path)? = outputs[0].fields["path"] else {
+                throw bad("the graph needs exactly one output node with a path")
+            }
+            return OutputDestination(resolve(path))
+        }
     }
 
     private func resolve(_ path: String) -> String {
@@ -119,7 +139,7 @@ public struct GraphJob {
             throw bad(outputs.isEmpty ? "no node of type output"
                       : "\(outputs.count) output nodes (\(outputs.map(\.node.name).joined(separator: ", "))); it needs exactly one")
         }
-        let outputPath = resolve(outputEntry.settings.text("path")!)
+        let outputPath = OutputDestination(resolve(outputEntry.settings.text("path")!))
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
@@ -154,15 +174,10 @@ public struct GraphJob {
                 if let source = files.first(where: { $0.name == connection.from }) {
                     let reader = OutputRendering.makeReader(source.file, readingAhead: readingAhead)
                     readers.append(reader)
-                    var conversion = RenderJob.Options()
-                    conversion.sampleRate = rate
-                    conversion.resampler = options.resampler
-                    conversion.resamplerQuality = options.resamplerQuality
-                    if destination is MixerNode, reader.format.channelCount > 2 {
-                        conversion.channelCount = destination.streamFormat(scope: .output)?.channelCount
-                    }
-                    if let converter = try OutputRendering.makeConverter(from: reader.format, options: conversion,
-                                                                          name: "\(source.name) converter") {
+                    let folds = destination is MixerNode && reader.format.channelCount > 2
+                    if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: rate,
+                                                                          channelCount: folds ? destination.streamFormat(scope: .output)?.channelCount : nil,
+                                                                          settings: options, name: "\(source.name) converter") {
                         try graph.addNode(converter)
                         order.append(converter)
                         nodes[converter.name] = converter
@@ -192,19 +207,19 @@ public struct GraphJob {
         }
         guard let outputNode else { throw bad("output '\(outputEntry.node.name)' is not a generic output") }
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)
-        var outputOptions = options
+        var choice = OutputFormatChoice()
         if let container = outputEntry.settings.text("container") {
             guard let named = AudioContainer.named(container) else { throw bad("output '\(outputEntry.node.name)': unknown container '\(container)'") }
-            outputOptions.outputType = named.container
-            outputOptions.outputEncoding = named.encoding
+            choice.container = named.container
+            choice.encoding = named.encoding
         }
-        if let bits = outputEntry.settings.text("bits") { outputOptions.outputEncoding = AudioEncoding.forBits(bits) }
-        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, options: outputOptions, input: files[0].file, format: format)
+        if let bits = outputEntry.settings.text("bits") { choice.encoding = AudioEncoding.forBits(bits) }
+        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, choice: choice, input: files[0].file, format: format)
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
             dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
-                                           processed: OutputRendering.isProcessing(order), options: options))
+                                           processed: OutputRendering.isProcessing(order), settings: options))
         return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
                      eventLines: eventLines, edges: edges)
     }

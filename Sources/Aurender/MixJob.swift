@@ -30,13 +30,27 @@ public struct MixJob {
     }
 
     public var inputs: [Input]
-    public var output: String
-    /// Output file, mix format (`sampleRate`, `channelCount`), converter, dither, fades, clipping.
-    public var options: RenderJob.Options
-    /// The mixer's master volume in dB.
-    public var volume: Double = 0
+    /// Where the output goes.
+    public var output: OutputDestination
+    /// How the mix is made and stored: every field applies to a mix.
+    public struct Options {
+        /// The output's container and encoding, and the mix's rate (default: the first input's)
+        /// and channels (default: stereo).
+        public var format = OutputFormatChoice()
+        /// The mixer's master volume in dB.
+        public var volume: Double = 0
+        /// Fades and loudness normalization of the mix.
+        public var finishing = FinishingOptions()
+        /// Resampling, dither, clipping, slice size and progress.
+        public var settings = RenderSettings()
 
-    public init(inputs: [Input], output: String, options: RenderJob.Options = RenderJob.Options()) {
+        public init() {}
+    }
+
+    /// How the mix is made and stored.
+    public var options: Options
+
+    public init(inputs: [Input], output: OutputDestination, options: Options = Options()) {
         self.inputs = inputs
         self.output = output
         self.options = options
@@ -44,13 +58,14 @@ public struct MixJob {
 
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.normalization)).plan(output: output)
+        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.finishing.normalization)).plan(output: output)
     }
 
     /// Mixes, leaving either a complete output or none (and an existing one untouched). With a
     /// loudness normalization, the mix is measured first, then mixed again with the gain.
     public func run() throws -> RenderJob.Summary {
-        try PreparedRender.render(output: output, options: options, inputs: inputs.map(\.path), subject: output) { gain in
+        try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
+                                  inputs: inputs.map(\.path), subject: output.path) { gain in
             try prepare(readingAhead: true, gain: gain)
         }
     }
@@ -63,8 +78,8 @@ public struct MixJob {
         for input in inputs {
             do throws(AudioFormatError) { files.append(try FormatRegistry.standard.openDecoder(path: input.path)) } catch { throw RenderError.input(error) }
         }
-        let mixFormat = StreamFormat.canonical(sampleRate: options.sampleRate ?? files[0].format.sampleRate,
-                                               channelCount: options.channelCount ?? 2)
+        let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
+                                               channelCount: options.format.channelCount ?? 2)
         let graph = Graph()
         let outputNode = GenericOutput()
         var branches: [RenderPlan.Branch] = []
@@ -73,23 +88,19 @@ public struct MixJob {
         var length: Int64? = 0
         do {
             try mixFormat.validate()
-            try graph.setMaximumFramesPerSlice(options.framesPerSlice)
+            try graph.setMaximumFramesPerSlice(options.settings.framesPerSlice)
             let mixer = try MixerNode(inputBusCount: inputs.count, output: mixFormat)
-            try mixer.setParameter(MixerNode.masterVolume, Float(volume))
+            try mixer.setParameter(MixerNode.masterVolume, Float(options.volume))
             try graph.addNode(mixer)
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
                 let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
                 readers.append(reader)
                 var chain: [AudioNode] = []
                 var format = reader.format
-                var conversion = RenderJob.Options()
-                conversion.sampleRate = mixFormat.sampleRate
-                conversion.resampler = options.resampler
-                conversion.resamplerQuality = options.resamplerQuality
-                if format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1) {
-                    conversion.channelCount = mixFormat.channelCount
-                }
-                if let converter = try OutputRendering.makeConverter(from: format, options: conversion, name: "converter \(bus + 1)") {
+                let folds = format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1)
+                if let converter = try OutputRendering.makeConverter(from: format, sampleRate: mixFormat.sampleRate,
+                                                                     channelCount: folds ? mixFormat.channelCount : nil,
+                                                                     settings: options.settings, name: "converter \(bus + 1)") {
                     chain.append(converter)
                     format = converter.streamFormat(scope: .output) ?? format
                 }
@@ -108,7 +119,7 @@ public struct MixJob {
                 branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
             }
             tail = [mixer]
-            if let fade = try OutputRendering.makeFade(options: options, sampleRate: mixFormat.sampleRate, totalFrames: length, input: output) {
+            if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length, input: output.path) {
                 tail.append(fade)
             }
             if let gain { tail.append(gain) }
@@ -124,10 +135,10 @@ public struct MixJob {
         } catch let error as FormatError {
             throw RenderError.usage("the mix format \(mixFormat): \(error)")
         }
-        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: files[0], format: mixFormat)
+        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: files[0], format: mixFormat)
         return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
                               format: mixFormat, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, options: options),
+                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, settings: options.settings),
                               expectedFrames: length)
     }
 }

@@ -9,10 +9,10 @@ import AudioFormats
 /// pulls the generic output into a file written through a temporary file.
 enum OutputRendering {
     /// Refuses an output that is the same file as any input (device and inode, through links).
-    static func refuseSameFile(inputs: [String], output: String) throws(RenderError) {
-        guard output != "-", let target = FileIdentity(path: output) else { return }
+    static func refuseSameFile(inputs: [String], output: OutputDestination) throws(RenderError) {
+        guard !output.isStandardOutput, let target = FileIdentity(path: output.path) else { return }
         for input in inputs where input != "-" && FileIdentity(path: input) == target {
-            throw .sameFile(input: input, output: output)
+            throw .sameFile(input: input, output: output.path)
         }
     }
 
@@ -22,18 +22,20 @@ enum OutputRendering {
         readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
     }
 
-    /// A converter when the requested rate, channels or matrix differ from `input`.
-    static func makeConverter(from input: StreamFormat, options: RenderJob.Options, name: String = "converter") throws -> FormatConverterNode? {
-        let channels = options.channelCount ?? options.channelMatrix?.outputCount ?? input.channelCount
-        let output = StreamFormat.canonical(sampleRate: options.sampleRate ?? input.sampleRate, channelCount: channels)
-        if let matrix = options.channelMatrix, matrix.inputCount != input.channelCount || matrix.outputCount != channels {
+    /// A converter when the requested rate, channels or matrix differ from `input` (nil keeps the
+    /// input's rate and channels, or the matrix's channels).
+    static func makeConverter(from input: StreamFormat, sampleRate: Double?, channelCount: Int?, matrix: ChannelMatrix? = nil,
+                              settings: RenderSettings, name: String = "converter") throws -> FormatConverterNode? {
+        let channels = channelCount ?? matrix?.outputCount ?? input.channelCount
+        let output = StreamFormat.canonical(sampleRate: sampleRate ?? input.sampleRate, channelCount: channels)
+        if let matrix, matrix.inputCount != input.channelCount || matrix.outputCount != channels {
             throw RenderError.usage("the channel matrix maps \(matrix.inputCount) channels to \(matrix.outputCount), but \(input) "
                                     + "has \(input.channelCount) and the output \(channels)")
         }
         do { try output.validate() } catch { throw RenderError.usage("\(output.description): \(error)") }
-        guard output != input || options.channelMatrix.map({ !$0.isIdentity }) == true else { return nil }
-        return try FormatConverterNode(name: name, output: output, resampler: try resamplerEngine(named: options.resampler),
-                                       quality: options.resamplerQuality, matrix: options.channelMatrix)
+        guard output != input || matrix.map({ !$0.isIdentity }) == true else { return nil }
+        return try FormatConverterNode(name: name, output: output, resampler: try resamplerEngine(named: settings.resampler),
+                                       quality: settings.resamplerQuality, matrix: matrix)
     }
 
     /// The registered resampler engine called `name`; an unknown name is a usage error listing the known ones.
@@ -46,9 +48,9 @@ enum OutputRendering {
         from == to ? frames : Int64((Double(frames) * to / from).rounded())
     }
 
-    /// A fade node for the options' fades, or nil when there are none.
+    /// A fade node for the fades asked for, or nil when there are none.
     /// A fade-out needs the length; `input` names the input in the refusal when it is unknown.
-    static func makeFade(options: RenderJob.Options, sampleRate: Double, totalFrames: Int64?, input: String) throws -> FadeNode? {
+    static func makeFade(_ options: FinishingOptions, sampleRate: Double, totalFrames: Int64?, input: String) throws -> FadeNode? {
         guard options.fadeIn > 0 || options.fadeOut > 0 else { return nil }
         guard let totalFrames else {
             if options.fadeOut > 0 {
@@ -68,7 +70,7 @@ enum OutputRendering {
     /// The dither for an output: TPDF when asked, or automatically when quantizing to 16 bits
     /// or fewer audio with more resolution than that (processed, or from a deeper or float file).
     static func dither(for encoding: AudioEncoding, inputs: [StreamFormat], processed: Bool,
-                       options: RenderJob.Options) -> TPDFDither? {
+                       settings options: RenderSettings) -> TPDFDither? {
         guard let bits = encoding.integerBits else { return nil }
         let wanted: Bool
         switch options.dither {
@@ -81,19 +83,18 @@ enum OutputRendering {
         return wanted ? TPDFDither(seed: options.ditherSeed) : nil
     }
 
-    /// The container from `--type` or the extension; the encoding from `--bits`, the
+    /// The container from the options or the extension; the encoding from the options, the
     /// container's lossy codec, the input's PCM or float encoding where the container holds it,
     /// else 16-bit PCM.
-    static func chooseOutputFormat(output: String, options: RenderJob.Options, input file: any AudioDecoder,
+    static func chooseOutputFormat(output: OutputDestination, choice options: OutputFormatChoice, input file: any AudioDecoder,
                                    format: StreamFormat) throws(RenderError) -> (AudioContainer, AudioEncoding) {
-        let implied = output == "-" ? nil : AudioContainer.forPath(output)
-        guard let type = options.outputType ?? implied?.container else {
-            let known = AudioContainer.knownNames.joined(separator: ", ")
-            throw .usage("\(output): cannot tell the output container from the name; use --type (\(known))")
+        let implied = output.isStandardOutput ? nil : AudioContainer.forPath(output.path)
+        guard let type = options.container ?? implied?.container else {
+            throw .unknownContainer(path: output.path, known: AudioContainer.knownNames)
         }
         let rate = Int(format.sampleRate), channels = format.channelCount
         let encoding: AudioEncoding
-        if let chosen = options.outputEncoding {
+        if let chosen = options.encoding {
             encoding = chosen
         } else if let lossy = implied?.encoding, implied?.container == type {
             encoding = lossy
@@ -116,24 +117,20 @@ enum OutputRendering {
     /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
     /// only on success; returns the frames written and what clipped. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
-    static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: String, type: AudioContainer,
+    static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, dither: TPDFDither?,
-                      options: RenderJob.Options) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
+                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
         let destination: OutputFile
-        do { destination = try OutputFile(path: output) } catch { throw RenderError.output(error) }
+        do { destination = try OutputFile(destination: output) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
         do {
             writer = ThreadedFileWriter(
-                file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output, container: type,
+                file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path, container: type,
                                                               encoding: encoding, sampleRate: Int(format.sampleRate),
                                                               channelCount: format.channelCount),
                 dither: dither)
         } catch {
             destination.discard()
-            if output == "-", error.kind == .unsupportedFormat {
-                throw RenderError.output(AudioFormatError(path: output, kind: .unsupportedFormat,
-                                                        reason: "\(error.reason); for standard output use --type au or raw"))
-            }
             throw RenderError.output(error)
         }
         do {
@@ -147,13 +144,13 @@ enum OutputRendering {
             }
             try writer.finish()
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
-                throw RenderError.clipped(path: output, count: writer.clipCount)
+                throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()
             switch error {
-            case let error as AudioFormatError where error.path == output: throw RenderError.output(error)
+            case let error as AudioFormatError where error.path == output.path: throw RenderError.output(error)
             case let error as AudioFormatError: throw RenderError.input(error)
             default: throw error
             }

@@ -22,27 +22,28 @@ struct PreparedRender {
     var expectedFrames: Int64?
 
     /// The resolved graph, as `--dry-run` prints it.
-    func plan(output: String) -> RenderPlan {
-        RenderPlan(branches: branches, tail: tail, output: output, outputType: type, outputEncoding: encoding, dither: dither)
+    func plan(output: OutputDestination) -> RenderPlan {
+        RenderPlan(branches: branches, tail: tail, output: output.path, outputType: type, outputEncoding: encoding, dither: dither)
     }
 
     /// Renders what `prepare` builds into `output`, counting progress; with a loudness
     /// normalization, the graph is built and measured first, then built again with the gain
     /// (`prepare` is given the gain node to put last before the output). Refuses standard input
     /// there, as it cannot be read twice. Errors about the loudness name `subject`.
-    static func render(output: String, options: RenderJob.Options, inputs: [String], subject: String,
+    static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
+                       inputs: [String], subject: String,
                        prepare: (GainNode?) throws -> PreparedRender) throws -> RenderJob.Summary {
-        guard let normalization = options.normalization else {
+        guard let normalization else {
             let prepared = try prepare(nil)
             options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-            return try prepared.run(output: output, options: options)
+            return try prepared.run(output: output, settings: options)
         }
-        if inputs.contains("-") { throw RenderError.usage("-: --normalize reads the input twice, so it cannot be standard input") }
+        if inputs.contains("-") { throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input") }
         let first = try prepare(nil)
         options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
         let measured = try LoudnessScan.measure(first, path: subject, progress: options.progress)
         let outcome = try normalization.outcome(for: measured, path: subject)
-        var summary = try prepare(GainNode(name: "normalize", decibels: outcome.gain)).run(output: output, options: options)
+        var summary = try prepare(GainNode(name: "normalize", decibels: outcome.gain)).run(output: output, settings: options)
         summary.normalization = outcome
         return summary
     }
@@ -57,9 +58,9 @@ struct PreparedRender {
     }
 
     /// Renders into `output`, leaving either a complete file or none.
-    func run(output: String, options: RenderJob.Options) throws -> RenderJob.Summary {
+    func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
-                                                dither: dither, options: options)
+                                                dither: dither, settings: settings)
         return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                  frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                  rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: format.channelCount))

@@ -9,8 +9,10 @@ import Darwin
 
 /// Why a render did not produce its output; the message names the file and the cause.
 public enum RenderError: Error, CustomStringConvertible {
-    /// The options cannot work together (an unknown container, a bad combination).
+    /// The options cannot work together (a bad combination).
     case usage(String)
+    /// The output's name does not say which container to write, and none was given.
+    case unknownContainer(path: String, known: [String])
     /// The input could not be opened, was not usable audio, or failed while reading.
     case input(AudioFormatError)
     /// The output could not be written or completed.
@@ -31,17 +33,19 @@ public enum RenderError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .usage(let message): message
+        case .unknownContainer(let path, let known):
+            "\(path): cannot tell the output container from the name (containers: \(known.joined(separator: ", ")))"
         case .input(let error): error.description
         case .output(let error): error.description
         case .sameFile(let input, let output):
             "\(output): is the same file as the input \(input); refusing to overwrite an input"
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
         case .clipped(let path, let count):
-            "\(path): \(count.overs) samples would clip; not written (\(Self.clipAdvice(count)))"
+            "\(path): \(count.overs) samples would clip; not written (\(Self.clipExcess(count)))"
         case .truePeakOver(let path, let target, let gain, let truePeak, let ceiling, let reachable):
             "\(path): reaching \(Self.format(target)) LUFS needs \(Self.format(gain, signed: true)) dB, which puts the true peak at "
                 + "\(Self.format(truePeak, signed: true)) dBTP, over the \(Self.format(ceiling)) dBTP ceiling; not written "
-                + "(the loudest it can be is \(Self.format(reachable)) LUFS; or use --over-ceiling lower)"
+                + "(the loudest it can be is \(Self.format(reachable)) LUFS)"
         case .silent(let path): "\(path): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
         case .graph(let error): "internal error: \(error)"
         }
@@ -54,9 +58,13 @@ public enum RenderError: Error, CustomStringConvertible {
         return (tenths < 0 ? "-" : (signed && tenths > 0 ? "+" : "")) + text
     }
 
-    /// What to do about clipping: the preamp that brings the peak just under full scale.
-    public static func clipAdvice(_ count: ClipCount) -> String {
-        let overBy = 20 * log10(Double(max(count.peak, 1)))
-        return "try --preamp -\(max(1, Int(overBy.rounded(.up))))"
+    /// The whole decibels by which the level must come down to bring the peak under full scale (at least 1).
+    public static func headroomNeeded(_ count: ClipCount) -> Int {
+        max(1, Int((20 * log10(Double(max(count.peak, 1)))).rounded(.up)))
+    }
+
+    /// How far the peak went over full scale, for messages.
+    static func clipExcess(_ count: ClipCount) -> String {
+        "the peak is \(format(20 * log10(Double(max(count.peak, 1))))) dB over full scale"
     }
 }

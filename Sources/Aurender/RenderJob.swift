@@ -13,41 +13,18 @@ import AudioFormats
 /// so the disk and the conversions overlap the DSP. The output appears only when everything
 /// succeeded.
 public struct RenderJob {
-    /// How the input is read, converted and stored.
+    /// How the input is read, converted and stored: every field applies to a render of one file.
     public struct Options {
-        /// The output container; nil takes it from the output's extension.
-        public var outputType: AudioContainer?
-        /// The output encoding; nil keeps the input's where the container can hold it.
-        public var outputEncoding: AudioEncoding?
-        /// The format of a headerless input.
-        public var rawInput: RawFormat?
-        /// The output sample rate; nil keeps the input's.
-        public var sampleRate: Double?
-        /// The output channel count; nil keeps the input's (or the matrix's).
-        public var channelCount: Int?
+        /// The output's container, encoding, rate and channels.
+        public var format = OutputFormatChoice()
         /// How input channels become output channels; nil uses the standard matrix.
         public var channelMatrix: ChannelMatrix?
-        /// The resampler engine for rate changes, by name (`ResamplerRegistry`); an unknown name
-        /// is an error when the graph is built.
-        public var resampler = ResamplerRegistry.defaultEngine.name
-        /// The quality asked of the resampler engine, which uses its nearest level.
-        public var resamplerQuality = ResamplerQuality.best
-        /// Whether to dither when quantizing to integers.
-        public var dither = DitherChoice.automatic
-        /// The dither's seed: the same seed gives the same bytes.
-        public var ditherSeed: UInt64 = 1
-        /// Frames per pulled slice.
-        public var framesPerSlice = Graph.defaultMaximumFramesPerSlice
-        /// What to do when samples had to be clipped to fit an integer output.
-        public var clipPolicy = ClipPolicy.warn
-        /// Seconds of linear fade-in from silence at the start.
-        public var fadeIn: Double = 0
-        /// Seconds of linear fade-out to silence at the end (needs a known length).
-        public var fadeOut: Double = 0
-        /// The loudness to normalize to, measured in a first pass; nil renders at the graph's level.
-        public var normalization: LoudnessNormalization?
-        /// Where the render counts the frames it has done, for a progress display.
-        public var progress: RenderProgress?
+        /// The format of a headerless input.
+        public var rawInput: RawFormat?
+        /// Fades and loudness normalization.
+        public var finishing = FinishingOptions()
+        /// Resampling, dither, clipping, slice size and progress.
+        public var settings = RenderSettings()
 
         public init() {}
     }
@@ -89,7 +66,8 @@ public struct RenderJob {
     }
 
     public var input: String
-    public var output: String
+    /// Where the output goes.
+    public var output: OutputDestination
     /// The input, opened once and shared by the job's copies: a plan, the run after it and
     /// `inputFormat()` read one decoder, so standard input is read only once.
     private let opened = OpenedInput()
@@ -97,7 +75,7 @@ public struct RenderJob {
     /// Builds the nodes after the converter, given the format they receive.
     public var makeProcessing: (StreamFormat) throws -> [AudioNode]
 
-    public init(input: String, output: String, options: Options = Options(),
+    public init(input: String, output: OutputDestination, options: Options = Options(),
                 makeProcessing: @escaping (StreamFormat) throws -> [AudioNode] = { _ in [] }) {
         self.input = input
         self.output = output
@@ -112,14 +90,15 @@ public struct RenderJob {
 
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.normalization)).plan(output: output)
+        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.finishing.normalization)).plan(output: output)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
     /// With a loudness normalization, the graph's output is measured first, then rendered
     /// again with the gain.
     public func run() throws -> Summary {
-        try PreparedRender.render(output: output, options: options, inputs: [input], subject: input) { gain in
+        try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
+                                  inputs: [input], subject: input) { gain in
             try prepare(readingAhead: true, gain: gain)
         }
     }
@@ -135,14 +114,16 @@ public struct RenderJob {
         var chain: [AudioNode] = []
         var expectedFrames: Int64?
         do {
-            try graph.setMaximumFramesPerSlice(options.framesPerSlice)
+            try graph.setMaximumFramesPerSlice(options.settings.framesPerSlice)
             var format = reader.format
-            if let converter = try OutputRendering.makeConverter(from: reader.format, options: options) {
+            if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: options.format.sampleRate,
+                                                                  channelCount: options.format.channelCount,
+                                                                  matrix: options.channelMatrix, settings: options.settings) {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
-            if let fade = try OutputRendering.makeFade(options: options, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
+            if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
                 chain += try makeProcessing(format) + [fade]
             } else {
                 chain += try makeProcessing(format)
@@ -160,11 +141,11 @@ public struct RenderJob {
             throw RenderError.usage(error.description)
         }
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
-        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, options: options, input: file, format: format)
+        let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: file, format: format)
         let processed = OutputRendering.isProcessing(chain)
         return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, options: options),
+                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, settings: options.settings),
                               expectedFrames: expectedFrames)
     }
 

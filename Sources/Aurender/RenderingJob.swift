@@ -1,11 +1,63 @@
-/// A job that renders one output with `RenderJob.Options`: a single file, a mix or a graph
-/// file. What the command needs to run any of them the same way (with a progress counter).
+/// A job that renders one output: a single file, a mix or a graph file. What a front end needs
+/// to plan, run and report any of them the same way.
 public protocol RenderingJob {
-    var options: RenderJob.Options { get set }
+    /// Resampling, dither, clipping, slice size and progress: the settings every job has.
+    var settings: RenderSettings { get set }
+    /// The files the job reads, as named.
+    var inputPaths: [String] { get }
+    /// Where the output goes.
+    var outputDestination: OutputDestination { get throws }
+    /// The resolved graph, decided without reading audio, as text or Graphviz dot.
+    func describe(as style: PlanStyle) throws -> String
     /// Renders, leaving either a complete output or none.
     func run() throws -> RenderJob.Summary
 }
 
-extension RenderJob: RenderingJob {}
-extension MixJob: RenderingJob {}
-extension GraphJob: RenderingJob {}
+/// How a plan is written out.
+public enum PlanStyle: String, CaseIterable, Sendable {
+    /// One line per node and connection.
+    case text
+    /// Graphviz's dot language.
+    case dot
+}
+
+extension RenderJob: RenderingJob {
+    public var settings: RenderSettings {
+        get { options.settings }
+        set { options.settings = newValue }
+    }
+
+    public var inputPaths: [String] { [input] }
+    public var outputDestination: OutputDestination { output }
+
+    public func describe(as style: PlanStyle) throws -> String {
+        let plan = try plan()
+        return style == .dot ? plan.dot : plan.text
+    }
+}
+
+extension MixJob: RenderingJob {
+    public var settings: RenderSettings {
+        get { options.settings }
+        set { options.settings = newValue }
+    }
+
+    public var inputPaths: [String] { inputs.map(\.path) }
+    public var outputDestination: OutputDestination { output }
+
+    public func describe(as style: PlanStyle) throws -> String {
+        let plan = try plan()
+        return style == .dot ? plan.dot : plan.text
+    }
+}
+
+extension GraphJob: RenderingJob {
+    public var settings: RenderSettings {
+        get { options }
+        set { options = newValue }
+    }
+
+    public func describe(as style: PlanStyle) throws -> String {
+        style == .dot ? try dot() : try plan()
+    }
+}

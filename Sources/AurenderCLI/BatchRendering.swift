@@ -126,24 +126,16 @@ extension RenderCommand {
         display?.track(progress)
         defer { display?.finish(progress) }
         do {
-            var job = RenderJob(input: item.input, output: item.output) { _ in
-                try equalizer.makeNodes(for: preset)
-            }
-            try setRenderOptions(of: &job)
-            job.options.progress = progress
-            let options = job.options
+            var job = try makeJob(input: item.input, output: item.output, preset: preset)
+            job.settings.progress = progress
             let plan = console.verbose ? try job.plan().text : nil
             let started = RenderReport.now()
             let summary = try job.run()
-            return .rendered(report(input: item.input, output: item.output, summary: summary, seconds: RenderReport.now() - started,
-                                    options: options, preset: preset),
-                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output))
-        } catch let error as RenderError {
-            return .failed(error.description, ExitStatus(error))
-        } catch let error as AudioFormatError {
-            return .failed(error.description, ExitStatus(input: error))
+            return .rendered(report(job, summary: summary, seconds: RenderReport.now() - started, preset: preset),
+                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: .render))
         } catch {
-            return .failed("\(item.input): \(error)", .software)
+            let (message, status) = CommandHints.render.failure(error, subject: item.input)
+            return .failed(message, status)
         }
     }
 

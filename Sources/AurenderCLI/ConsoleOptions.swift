@@ -36,7 +36,7 @@ struct ConsoleOptions: ParsableArguments {
     func run<Job: RenderingJob>(_ job: Job, label: String) throws -> RenderJob.Summary {
         var job = job
         let progress = RenderProgress()
-        job.options.progress = progress
+        job.settings.progress = progress
         let display = showsProgress ? ProgressDisplay(.file(label.split(separator: "/").last.map(String.init) ?? label)) : nil
         display?.track(progress)
         defer { display?.stop() }

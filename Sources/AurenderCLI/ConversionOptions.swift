@@ -46,29 +46,47 @@ struct ConversionOptions: ParsableArguments {
         }
     }
 
-    /// Puts these choices into render options; the input's channel count resolves a channel map.
-    func apply(to options: inout RenderJob.Options, inputChannels: () throws -> Int) throws {
-        options.sampleRate = rate.map(Double.init)
-        options.channelCount = channels
-        options.resamplerQuality = srcQuality.quality
-        options.dither = dither
-        options.ditherSeed = ditherSeed
-        let rate = options.sampleRate ?? 44100
-        options.fadeIn = fadeIn?.seconds(at: rate) ?? 0
-        options.fadeOut = fadeOut?.seconds(at: rate) ?? 0
+    /// The resampler's quality and the dither, as every job's settings.
+    func apply(to settings: inout RenderSettings) {
+        settings.resamplerQuality = srcQuality.quality
+        settings.dither = dither
+        settings.ditherSeed = ditherSeed
+    }
+
+    /// The output rate and channels asked for, in `choice`.
+    func apply(to choice: inout OutputFormatChoice) {
+        choice.sampleRate = rate.map(Double.init)
+        choice.channelCount = channels
+    }
+
+    /// The fades asked for, in `finishing` (frames count at the output rate, else 44.1 kHz).
+    func apply(to finishing: inout FinishingOptions) {
+        let rate = rate.map(Double.init) ?? 44100
+        finishing.fadeIn = fadeIn?.seconds(at: rate) ?? 0
+        finishing.fadeOut = fadeOut?.seconds(at: rate) ?? 0
+    }
+
+    /// The channel matrix of `--mix-matrix` or `--channel-map`, if given; a map needs the
+    /// input's channel count, which `inputChannels` reads.
+    func channelMatrix(inputChannels: () throws -> Int) throws -> ChannelMatrix? {
         do {
-            if let mixMatrix {
-                options.channelMatrix = try ChannelMatrix.parse(mixMatrix)
-            } else if let channelMap {
-                let map = try channelMap.split(separator: ",").map { field -> Int in
-                    guard let index = Int(field.filter { $0 != " " }) else { throw ChannelMatrixError.notANumber(String(field)) }
-                    return index
-                }
-                options.channelMatrix = try ChannelMatrix.selecting(map, inputCount: try inputChannels())
+            if let mixMatrix { return try ChannelMatrix.parse(mixMatrix) }
+            guard let channelMap else { return nil }
+            let map = try channelMap.split(separator: ",").map { field -> Int in
+                guard let index = Int(field.filter { $0 != " " }) else { throw ChannelMatrixError.notANumber(String(field)) }
+                return index
             }
+            return try ChannelMatrix.selecting(map, inputCount: try inputChannels())
         } catch let error as ChannelMatrixError {
             throw RenderError.usage("--\(mixMatrix != nil ? "mix-matrix" : "channel-map"): \(error)")
         }
+    }
+
+    /// The flags given that a graph file cannot take (its nodes set rates, channels and fades).
+    var flagsAGraphStates: [String] {
+        [(rate != nil, "--rate"), (channels != nil, "--channels"), (channelMap != nil, "--channel-map"),
+         (mixMatrix != nil, "--mix-matrix"), (fadeIn != nil, "--fade-in"), (fadeOut != nil, "--fade-out")]
+            .filter(\.0).map(\.1)
     }
 }
 

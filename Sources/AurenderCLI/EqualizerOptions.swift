@@ -12,7 +12,10 @@ struct EqualizerOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "accurate: solve the band overlap so each band centre gets exactly the preset's gain; classic: the plain cascade (misses by up to 1.8 dB).",
         valueName: "mode"))
-    var eqMode: GraphicEQDesign.Mode = .accurate
+    var eqMode: GraphicEQDesign.Mode?
+
+    /// The design asked for; accurate unless `--eq-mode` says otherwise.
+    var mode: GraphicEQDesign.Mode { eqMode ?? .accurate }
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Gain before the EQ in dB (-60 to 24), or auto: minus the preset's largest boost.", valueName: "dB|auto"))
@@ -20,6 +23,12 @@ struct EqualizerOptions: ParsableArguments {
 
     func validate() throws {
         if preset == nil, preamp != nil { throw ValidationError("--preamp needs --eq") }
+        if preset == nil, eqMode != nil { throw ValidationError("--eq-mode needs --eq") }
+    }
+
+    /// The flags given, which a graph file cannot take (its EQ nodes set presets and modes).
+    var flagsAGraphStates: [String] {
+        [(preset != nil, "--eq"), (preamp != nil, "--preamp"), (eqMode != nil, "--eq-mode")].filter(\.0).map(\.1)
     }
 
     /// The preset named by `--eq`: a JSON file, a user preset, or a built-in one.
@@ -45,7 +54,7 @@ struct EqualizerOptions: ParsableArguments {
         guard let preset else { return [] }
         let preampDB = preamp.map { $0.decibels(for: preset) } ?? 0
         if preset.isFlat, preampDB == 0 { return [] }
-        let node = try GraphicEQNode(name: name, presets: [preset], mode: eqMode)
+        let node = try GraphicEQNode(name: name, presets: [preset], mode: mode)
         try node.setParameter(GraphicEQNode.Parameter.preamp, Float(preampDB))
         return [node]
     }

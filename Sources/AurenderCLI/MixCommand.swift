@@ -61,7 +61,7 @@ struct MixCommand: ParsableCommand {
     var reporting: ReportOptions
 
     @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
-    var plan: PlanFormat?
+    var plan: PlanStyle?
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name at least one input") }
@@ -72,39 +72,32 @@ struct MixCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = RenderJob.Options()
-        options.outputType = type?.type
-        options.outputEncoding = bits?.encoding ?? type?.encoding
-        options.clipPolicy = onClip
-        options.normalization = loudness.normalization
+        var options = MixJob.Options()
+        options.format.container = type?.type
+        options.format.encoding = bits?.encoding ?? type?.encoding
+        conversion.apply(to: &options.format)
+        options.volume = volume
+        options.finishing.normalization = loudness.normalization
+        conversion.apply(to: &options.finishing)
+        options.settings.clipPolicy = onClip
+        conversion.apply(to: &options.settings)
+        let job: MixJob
         do {
-            try conversion.apply(to: &options) { 2 }
             let environment = ProcessInfo.processInfo.environment
-            let rate = options.sampleRate
-            var job = MixJob(inputs: try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) },
-                             output: output, options: options)
-            job.volume = volume
-            if let format = plan ?? (dryRun ? .text : nil) {
-                let resolved = try withLibraryMessagesSilenced { try job.plan() }
-                print(format == .dot ? resolved.dot : resolved.text)
-                return
-            }
-            if console.verbose { printError(try job.plan().text) }
-            let started = RenderReport.now()
-            let summary = try console.run(job, label: output)
-            if console.verbose {
-                if let note = RenderMessages.normalizationNote(summary) { printError(note) }
-                printError(RenderCommand.timing(summary, seconds: RenderReport.now() - started))
-            }
-            for message in RenderMessages.warnings(summary, output: output) { printError(message) }
-            try reporting.emit(RenderReport(version: AurenderVersion.string, inputs: job.inputs.map(\.path), output: output,
-                                            summary: summary, seconds: RenderReport.now() - started,
-                                            options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,
-                                                                          ditherSeed: summary.dither?.seed),
-                                            normalization: options.normalization))
-        } catch let error as RenderError {
-            throw fail(error.description, ExitStatus(error))
+            let rate = options.format.sampleRate
+            job = MixJob(inputs: try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) },
+                         output: OutputDestination(output), options: options)
+        } catch {
+            let (message, status) = CommandHints.mix.failure(error, subject: output)
+            throw fail(message, status)
         }
+        try JobRunner(console: console, reporting: reporting, hints: .mix)
+            .perform(job, label: output, planStyle: plan ?? (dryRun ? .text : nil)) { summary, seconds in
+                RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: output, summary: summary, seconds: seconds,
+                             options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,
+                                                           ditherSeed: summary.dither?.seed),
+                             normalization: options.finishing.normalization)
+            }
     }
 
     /// Parses `path@gain=-3,pan=0.5,eq=Rock,start=2s,mute` into a mix input.

@@ -54,7 +54,7 @@ struct RenderCommand: PositionalArgumentsValidating {
     var dryRun = false
 
     @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
-    var plan: PlanFormat?
+    var plan: PlanStyle?
 
     @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",
                                valueName: "policy"))
@@ -80,6 +80,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
+        _ = try rawInput.format()
     }
 
     func validatePositionalArguments() throws {
@@ -98,110 +99,91 @@ struct RenderCommand: PositionalArgumentsValidating {
     func run() throws {
         if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
-        let summary: RenderJob.Summary
-        let verbose = console.verbose
+        let runner = JobRunner(console: console, reporting: reporting, hints: .render)
+        let job: RenderJob, preset: EQPreset?
         do {
-            let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
-            var job = RenderJob(input: input, output: output) { _ in try equalizer.makeNodes(for: preset) }
-            try setRenderOptions(of: &job)
-            let options = job.options
-            if let format = plan ?? (dryRun ? .text : nil) {
-                let resolved = try withLibraryMessagesSilenced { try job.plan() }
-                print(format == .dot ? resolved.dot : resolved.text)
-                return
-            }
-            if verbose {
-                let resolved = try job.plan()
-                describe(preset: preset, nodes: try equalizer.makeNodes(for: preset))
-                printError(resolved.text)
-            }
-            let started = RenderReport.now()
-            summary = try console.run(job, label: input)
-            let seconds = RenderReport.now() - started
-            if verbose { printError(Self.timing(summary, seconds: seconds)) }
-            try reporting.emit(report(input: input, output: output, summary: summary, seconds: seconds, options: options, preset: preset))
-        } catch let error as RenderError {
-            throw fail(error.description, ExitStatus(error))
-        } catch let error as AudioFormatError {
-            throw fail(error.description, ExitStatus(input: error))
+            preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
+            job = try makeJob(input: input, output: output, preset: preset)
+        } catch {
+            let (message, status) = CommandHints.render.failure(error, subject: input)
+            throw fail(message, status)
         }
-        for message in RenderMessages.warnings(summary, output: output) { printError(message) }
-        if verbose, let note = RenderMessages.normalizationNote(summary) { printError(note) }
+        try runner.perform(job, label: input, planStyle: plan ?? (dryRun ? .text : nil),
+                           preface: console.verbose ? equalizerLines(preset) : []) { summary, seconds in
+            report(job, summary: summary, seconds: seconds, preset: preset)
+        }
+    }
+
+    /// The render of `input` to `output` the flags ask for; a channel map reads the input's
+    /// channel count through the job, which keeps the input open for its plan and run.
+    func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
+        var job = RenderJob(input: input, output: OutputDestination(output)) { _ in try equalizer.makeNodes(for: preset) }
+        job.options.format.container = type?.type
+        job.options.format.encoding = bits?.encoding ?? type?.encoding
+        conversion.apply(to: &job.options.format)
+        job.options.rawInput = try rawInput.format()
+        job.options.finishing.normalization = loudness.normalization
+        conversion.apply(to: &job.options.finishing)
+        job.options.settings.framesPerSlice = framesPerSlice
+        job.options.settings.clipPolicy = onClip
+        conversion.apply(to: &job.options.settings)
+        let opened = job
+        job.options.channelMatrix = try conversion.channelMatrix { try opened.inputFormat().channelCount }
+        return job
     }
 
     /// The report of one finished render, with the options that shaped it.
-    func report(input: String, output: String, summary: RenderJob.Summary, seconds: Double, options: RenderJob.Options,
-                preset: EQPreset?) -> RenderReport {
-        RenderReport(version: AurenderVersion.string, inputs: [input], output: output, summary: summary, seconds: seconds,
-                     options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.eqMode.rawValue,
-                                                   srcQuality: options.sampleRate == nil ? nil : options.resamplerQuality.name,
+    func report(_ job: RenderJob, summary: RenderJob.Summary, seconds: Double, preset: EQPreset?) -> RenderReport {
+        RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: job.output.path, summary: summary, seconds: seconds,
+                     options: RenderReport.Options(eqPreset: preset?.name, eqMode: preset == nil ? nil : equalizer.mode.rawValue,
+                                                   srcQuality: job.options.format.sampleRate == nil ? nil : job.settings.resamplerQuality.name,
                                                    ditherSeed: summary.dither?.seed),
-                     normalization: options.normalization)
+                     normalization: job.options.finishing.normalization)
     }
 
-    /// What a finished render took: `rendered 3.0 s of audio in 0.025 s (120× realtime)`.
-    static func timing(_ summary: RenderJob.Summary, seconds: Double) -> String {
-        let audio = Double(summary.frames) / summary.outputFormat.sampleRate
-        return "rendered \(RenderError.format(audio)) s of audio in \((seconds * 1000).rounded() / 1000) s "
-            + "(\(realtimeText(audioSeconds: audio, wallSeconds: seconds)))"
-    }
-
-    /// Gives `job` the render options the flags ask for; a channel map reads the input's
-    /// channel count through the job, which keeps the input open for its plan and run.
-    func setRenderOptions(of job: inout RenderJob) throws {
-        var options = RenderJob.Options()
-        options.outputType = type?.type
-        options.outputEncoding = bits?.encoding ?? type?.encoding
-        options.rawInput = try rawInput.format()
-        options.framesPerSlice = framesPerSlice
-        options.clipPolicy = onClip
-        options.normalization = loudness.normalization
-        job.options = options
-        let opened = job
-        try conversion.apply(to: &options) { try opened.inputFormat().channelCount }
-        job.options = options
-    }
-
-    /// Renders the graph file named by `input`.
+    /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        var options = RenderJob.Options()
-        options.framesPerSlice = framesPerSlice
-        options.clipPolicy = onClip
-        options.dither = conversion.dither
-        options.ditherSeed = conversion.ditherSeed
-        options.resamplerQuality = conversion.srcQuality.quality
-        let environment = ProcessInfo.processInfo.environment
+        let stated = equalizer.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
+            + [(type != nil, "--type"), (bits != nil, "--bits")].filter(\.0).map(\.1)
+        if let flag = stated.first {
+            throw fail("\(input): \(flag) does not apply to a graph file, whose nodes state it; set it in the graph", .usage)
+        }
+        var settings = RenderSettings()
+        settings.framesPerSlice = framesPerSlice
+        settings.clipPolicy = onClip
+        conversion.apply(to: &settings)
+        let job: GraphJob
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
-            let job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: options,
-                               presets: PresetLookup(environment: environment))
-            if let format = plan ?? (dryRun ? .text : nil) {
-                print(try withLibraryMessagesSilenced { format == .dot ? try job.dot() : try job.plan() })
-                return
-            }
-            let summary = try console.run(job, label: input)
-            for message in RenderMessages.warnings(summary, output: "graph output") { printError(message) }
-        } catch let error as RenderError {
-            throw fail(error.description, ExitStatus(error))
+            job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: settings,
+                           presets: PresetLookup(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            let (message, status) = CommandHints.graph.failure(error, subject: input)
+            throw fail(message, status)
         }
+        try JobRunner(console: console, reporting: reporting, hints: .graph)
+            .perform(job, label: input, planStyle: plan ?? (dryRun ? .text : nil)) { summary, seconds in
+                RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: (try? job.outputDestination.path) ?? input,
+                             summary: summary, seconds: seconds,
+                             options: RenderReport.Options(srcQuality: settings.resamplerQuality.name, ditherSeed: summary.dither?.seed),
+                             normalization: nil)
+            }
     }
 
-    /// Says what the EQ does with the preset, before the plan shows the graph.
-    private func describe(preset: EQPreset?, nodes: [AudioNode]) {
-        guard let preset else { return }
-        guard let node = nodes.first as? GraphicEQNode else {
-            printError("eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph")
-            return
+    /// What the EQ does with the preset, for `--verbose`, before the plan shows the graph.
+    private func equalizerLines(_ preset: EQPreset?) -> [String] {
+        guard let preset else { return [] }
+        guard let node = (try? equalizer.makeNodes(for: preset))?.first as? GraphicEQNode else {
+            return ["eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph"]
         }
         let gains = preset.gains.map { decibels($0) }.joined(separator: " ")
-        printError("eq: preset '\(preset.name)' (\(node.mode.rawValue)), band gains dB: \(gains), preamp \(decibels(Double(node.parameter(GraphicEQNode.Parameter.preamp)) + preset.preamp)) dB")
+        return ["eq: preset '\(preset.name)' (\(node.mode.rawValue)), band gains dB: \(gains), preamp "
+                + "\(decibels(Double(node.parameter(GraphicEQNode.Parameter.preamp)) + preset.preamp)) dB"]
     }
 }
 
 /// How `--plan` prints the graph.
-enum PlanFormat: String, ExpressibleByArgument {
-    case text, dot
-}
+extension PlanStyle: ExpressibleByArgument {}
 
 /// Options describing a headerless input, which has no header to say its format.
 struct RawInputOptions: ParsableArguments {
@@ -216,6 +198,12 @@ struct RawInputOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Encoding of a raw input: 8, 16, 24, 32, float or double.", valueName: "bits"))
     var inputBits: BitsArgument?
+
+    /// The flags given, by name.
+    var flagsGiven: [String] {
+        [(inputType != nil, "--input-type"), (inputRate != nil, "--input-rate"), (inputChannels != nil, "--input-channels"),
+         (inputBits != nil, "--input-bits")].filter(\.0).map(\.1)
+    }
 
     /// The raw format, when `--input-type raw` is given; a usage error if it is incomplete.
     func format() throws -> RawFormat? {

@@ -4,12 +4,12 @@ import Aurender
 enum RenderMessages {
     /// Warnings about samples that could not be written as they were, and about a loudness
     /// normalization that fell short of its target: printed even with `--quiet`.
-    static func warnings(_ summary: RenderJob.Summary, output: String) -> [String] {
+    static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
         var lines: [String] = []
         let count = summary.clipCount, integer = summary.outputEncoding.integerBits != nil
         if count.overs > 0 {
             lines.append("\(output): \(count.overs) samples " + (integer ? "clipped" : "beyond full scale (kept in the float output)")
-                         + "; \(RenderError.clipAdvice(count))")
+                         + "; \(hints.clipAdvice(count))")
         }
         if count.nonFinite > 0 {
             lines.append("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
@@ -19,6 +19,13 @@ enum RenderMessages {
                          + levels(outcome) + ")")
         }
         return lines
+    }
+
+    /// What a finished render took: `rendered 3.0 s of audio in 0.025 s (120× realtime)`.
+    static func timing(_ summary: RenderJob.Summary, seconds: Double) -> String {
+        let audio = Double(summary.frames) / summary.outputFormat.sampleRate
+        return "rendered \(RenderError.format(audio)) s of audio in \((seconds * 1000).rounded() / 1000) s "
+            + "(\(realtimeText(audioSeconds: audio, wallSeconds: seconds)))"
     }
 
     /// What normalizing did, for `--verbose`.

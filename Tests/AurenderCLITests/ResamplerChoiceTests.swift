@@ -6,15 +6,15 @@ import Testing
 @Suite struct ResamplerChoiceTests {
     func job(resampler: String, quality: ResamplerQuality) -> RenderJob {
         var options = RenderJob.Options()
-        options.sampleRate = 48000
-        options.resampler = resampler
-        options.resamplerQuality = quality
-        return RenderJob(input: fixture("speech.wav"), output: "/nonexistent/out.wav", options: options)
+        options.format.sampleRate = 48000
+        options.settings.resampler = resampler
+        options.settings.resamplerQuality = quality
+        return RenderJob(input: fixture("speech.wav"), output: .file("/nonexistent/out.wav"), options: options)
     }
 
     @Test func thePlanNamesTheEngineAndQuality() throws {
-        #expect(RenderJob.Options().resampler == "libsamplerate")
-        #expect(RenderJob.Options().resamplerQuality == .best)
+        #expect(RenderJob.Options().settings.resampler == "libsamplerate")
+        #expect(RenderJob.Options().settings.resamplerQuality == .best)
         let text = try job(resampler: "libsamplerate", quality: .medium).plan().text
         #expect(text.contains("converter (libsamplerate medium)"), "\(text)")
     }

@@ -9,9 +9,9 @@ import Testing
         let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")
         // snippet: render-job
         var options = RenderJob.Options()
-        options.sampleRate = 48000
-        options.outputEncoding = .pcm24
-        let job = RenderJob(input: inputPath, output: outputPath, options: options) { format in
+        options.format.sampleRate = 48000
+        options.format.encoding = .pcm24
+        let job = RenderJob(input: inputPath, output: .file(outputPath), options: options) { format in
             let rock = EQPresetLibrary.find("Rock", in: EQPresetLibrary.builtIn)!
             return [try GraphicEQNode(presets: [rock])]
         }
@@ -29,8 +29,8 @@ import Testing
         let folder = try TemporaryFolder()
         let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")
         var options = RenderJob.Options()
-        options.sampleRate = 48000
-        let job = RenderJob(input: inputPath, output: outputPath, options: options)
+        options.format.sampleRate = 48000
+        let job = RenderJob(input: inputPath, output: .file(outputPath), options: options)
         // snippet: render-plan
         let plan = try job.plan().text  // the graph as `--dry-run` prints it: nodes, formats, output
         // snippet end

@@ -23,21 +23,29 @@ public final class OutputFile {
     private var cleanupSlot: Int?
 
     /// Creates the temporary file for `path`, or takes standard output for `-`.
-    public init(path: String) throws(AudioFormatError) {
+    public convenience init(path: String) throws(AudioFormatError) {
+        try self.init(destination: OutputDestination(path))
+    }
+
+    /// Creates the temporary file for a regular file, or opens standard output or a device to
+    /// write in place.
+    public init(destination: OutputDestination) throws(AudioFormatError) {
+        let path = destination.path
         self.path = path
-        if path == "-" {
+        switch destination {
+        case .standardOutput:
             fileDescriptor = STDOUT_FILENO
             temporaryPath = nil
             return
-        }
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
-            if (status.st_mode & S_IFMT) == S_IFDIR { throw Self.cannotCreate(path, "is a directory") }
+        case .device(let path):
             let descriptor = open(path, O_WRONLY)
             guard descriptor >= 0 else { throw Self.cannotCreate(path, String(cString: strerror(errno))) }
             fileDescriptor = descriptor
             temporaryPath = nil
             return
+        case .file(let path):
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { throw Self.cannotCreate(path, "is a directory") }
         }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""

@@ -1,0 +1,53 @@
+import AudioFormats
+import AudioGraph
+import Resampling
+
+/// What every render shares, whatever it renders (a file, a mix, a graph file): how rates are
+/// converted, how the output is quantized and checked, the slice size, and where progress is
+/// counted.
+public struct RenderSettings {
+    /// The resampler engine for rate changes, by name (`ResamplerRegistry`); an unknown name
+    /// is an error when the graph is built.
+    public var resampler = ResamplerRegistry.defaultEngine.name
+    /// The quality asked of the resampler engine, which uses its nearest level.
+    public var resamplerQuality = ResamplerQuality.best
+    /// Whether to dither when quantizing to integers.
+    public var dither = RenderJob.DitherChoice.automatic
+    /// The dither's seed: the same seed gives the same bytes.
+    public var ditherSeed: UInt64 = 1
+    /// Frames per pulled slice.
+    public var framesPerSlice = Graph.defaultMaximumFramesPerSlice
+    /// What to do when samples had to be clipped to fit an integer output.
+    public var clipPolicy = RenderJob.ClipPolicy.warn
+    /// Where the render counts the frames it has done, for a progress display.
+    public var progress: RenderProgress?
+
+    public init() {}
+}
+
+/// The output's format where a job chooses it: container, encoding, rate and channels; nil
+/// keeps what the output's name, the input or the graph gives.
+public struct OutputFormatChoice {
+    /// The output container; nil takes it from the output's extension.
+    public var container: AudioContainer?
+    /// The output encoding; nil keeps the input's where the container can hold it.
+    public var encoding: AudioEncoding?
+    /// The output sample rate; nil keeps the input's (a mix: the first input's).
+    public var sampleRate: Double?
+    /// The output channel count; nil keeps the input's (a mix: stereo).
+    public var channelCount: Int?
+
+    public init() {}
+}
+
+/// What is done to the whole programme after the graph: fades and loudness normalization.
+public struct FinishingOptions {
+    /// Seconds of linear fade-in from silence at the start.
+    public var fadeIn: Double = 0
+    /// Seconds of linear fade-out to silence at the end (needs a known length).
+    public var fadeOut: Double = 0
+    /// The loudness to normalize to, measured in a first pass; nil renders at the graph's level.
+    public var normalization: LoudnessNormalization?
+
+    public init() {}
+}
