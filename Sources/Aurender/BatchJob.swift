@@ -1,0 +1,204 @@
+import AudioFormats
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders many inputs into one folder, several at a time: what `aurender -o FOLDER` does.
+///
+/// Inputs are files, or folders whose audio files (by extension) are taken, optionally with
+/// their subfolders mirrored. Each output is named after its input, with a suffix and the
+/// chosen container's extension. A batch whose outputs collide is refused before any work. A
+/// failing file does not stop the others; outcomes come back in input order.
+public struct BatchJob {
+    /// One input and where it goes.
+    public struct Item: Equatable, Sendable {
+        public let input: String
+        public let output: String
+
+        public init(input: String, output: String) {
+            self.input = input
+            self.output = output
+        }
+    }
+
+    /// Which outputs that already exist are left alone.
+    public enum Skipping: Sendable {
+        /// None: every output is rendered.
+        case none
+        /// Every output that exists.
+        case existing
+        /// Outputs newer than their input, as make decides.
+        case newer
+    }
+
+    /// What became of one item.
+    public enum Outcome<Rendered> {
+        case rendered(Rendered)
+        /// Left alone by the skipping rule.
+        case skipped
+        case failed(any Error)
+    }
+
+    /// The items, in input order.
+    public let items: [Item]
+    /// How many items render at once.
+    public var jobs: Int
+    /// Which existing outputs are left alone.
+    public var skipping: Skipping
+
+    /// The batch of `inputs` (files or folders, `recursive` into subfolders) into `folder`, each
+    /// output named after its input with `suffix` and, given a container, its extension.
+    public init(inputs: [String], into folder: String, recursive: Bool = false, suffix: String = "",
+                container: AudioContainer? = nil, encoding: AudioEncoding? = nil, jobs: Int = 1,
+                skipping: Skipping = .none) throws(BatchError) {
+        let naming = Naming(folder: folder, suffix: suffix, extension: container.map { Self.fileExtension($0, encoding: encoding) })
+        var items: [Item] = []
+        for path in inputs {
+            if Self.isFolder(path) {
+                for relative in Self.audioFiles(in: path, recursive: recursive) {
+                    items.append(Item(input: path + "/" + relative, output: naming.output(for: relative)))
+                }
+            } else {
+                items.append(Item(input: path, output: naming.output(for: path.split(separator: "/").last.map(String.init) ?? path)))
+            }
+        }
+        guard !items.isEmpty else { throw .noAudioFiles }
+        var inputsByOutput: [String: [String]] = [:]
+        for item in items { inputsByOutput[item.output, default: []].append(item.input) }
+        if let item = items.first(where: { inputsByOutput[$0.output]!.count > 1 }) {
+            throw .collision(inputs: inputsByOutput[item.output]!, output: item.output)
+        }
+        self.items = items
+        self.jobs = max(1, jobs)
+        self.skipping = skipping
+    }
+
+    /// Renders every item not skipped with `render`, `jobs` at a time, making output folders
+    /// as needed; the outcomes are in input order.
+    public func run<Rendered>(_ render: @escaping (Item) throws -> Rendered) -> [Outcome<Rendered>] {
+        let next = Counter(), results = Results<Rendered>(count: items.count)
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "aurender.batch", attributes: .concurrent)
+        for _ in 0..<min(jobs, items.count) {
+            queue.async(group: group) {
+                while let index = next.take(below: items.count) {
+                    results.store(index, outcome(of: items[index], render))
+                }
+            }
+        }
+        group.wait()
+        return results.all()
+    }
+
+    private func outcome<Rendered>(of item: Item, _ render: (Item) throws -> Rendered) -> Outcome<Rendered> {
+        if isSkipped(item) { return .skipped }
+        if let slash = item.output.lastIndex(of: "/") {
+            try? FileManager.default.createDirectory(atPath: String(item.output[..<slash]), withIntermediateDirectories: true)
+        }
+        do { return .rendered(try render(item)) } catch { return .failed(error) }
+    }
+
+    private func isSkipped(_ item: Item) -> Bool {
+        var existing = stat(), input = stat()
+        guard skipping != .none, stat(item.output, &existing) == 0 else { return false }
+        if skipping == .existing { return true }
+        return stat(item.input, &input) == 0
+            && (existing.st_mtim.tv_sec, existing.st_mtim.tv_nsec) > (input.st_mtim.tv_sec, input.st_mtim.tv_nsec)
+    }
+
+    /// How outputs are named: in `folder`, with `suffix` before the extension, which is the
+    /// input's unless a container gives its own.
+    private struct Naming {
+        let folder: String
+        let suffix: String
+        let `extension`: String?
+
+        func output(for relative: String) -> String {
+            var base = relative, ext = ""
+            if let dot = relative.lastIndex(of: "."), !relative[dot...].contains("/") {
+                base = String(relative[..<dot])
+                ext = String(relative[relative.index(after: dot)...])
+            }
+            if let `extension` { ext = `extension` }
+            return (folder.hasSuffix("/") ? folder : folder + "/") + base + suffix + (ext.isEmpty ? "" : "." + ext)
+        }
+    }
+
+    /// The extension an output in `container` (with a lossy `encoding`) gets.
+    static func fileExtension(_ container: AudioContainer, encoding: AudioEncoding?) -> String {
+        if encoding == .opus { return "opus" }
+        if encoding == .mp3 { return "mp3" }
+        return AudioContainer.knownNames.first { AudioContainer.named($0)?.container == container } ?? "wav"
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Paths, relative to `folder`, of the files in it whose extension names an audio container.
+    private static func audioFiles(in folder: String, recursive: Bool, prefix: String = "") -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + (prefix.isEmpty ? "" : "/" + prefix)) else { return [] }
+        var found: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let relative = prefix.isEmpty ? name : prefix + "/" + name
+            if isFolder(folder + "/" + relative) {
+                if recursive { found += audioFiles(in: folder, recursive: true, prefix: relative) }
+            } else if AudioContainer.forPath(name) != nil {
+                found.append(relative)
+            }
+        }
+        return found
+    }
+}
+
+/// A batch could not be set up; nothing was rendered.
+public enum BatchError: Error, Equatable, CustomStringConvertible {
+    /// No input is or holds an audio file.
+    case noAudioFiles
+    /// Two or more inputs would be rendered to the same output.
+    case collision(inputs: [String], output: String)
+
+    public var description: String {
+        switch self {
+        case .noAudioFiles: "no audio files among the inputs"
+        case .collision(let inputs, let output):
+            "\(inputs.dropLast().joined(separator: ", ")) and \(inputs.last!) would \(inputs.count == 2 ? "both" : "all") "
+                + "be rendered to \(output); rename them or render them separately"
+        }
+    }
+}
+
+/// Hands out item indices to the batch's workers, one at a time.
+private final class Counter: @unchecked Sendable {
+    private var next = 0
+    private let lock = DispatchSemaphore(value: 1)
+
+    func take(below count: Int) -> Int? {
+        lock.wait()
+        defer { lock.signal() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+}
+
+/// The outcomes the workers report, read once they have all finished.
+private final class Results<Rendered>: @unchecked Sendable {
+    private var outcomes: [BatchJob.Outcome<Rendered>?]
+    private let lock = DispatchSemaphore(value: 1)
+
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    func store(_ index: Int, _ outcome: BatchJob.Outcome<Rendered>) {
+        lock.wait()
+        outcomes[index] = outcome
+        lock.signal()
+    }
+
+    func all() -> [BatchJob.Outcome<Rendered>] { outcomes.map { $0 ?? .skipped } }
+}
