@@ -21,13 +21,13 @@ public enum PlanStyle: String, CaseIterable, Sendable {
     case dot
 }
 
-extension RenderJob: RenderingJob {
-    public var settings: RenderSettings {
-        get { options.settings }
-        set { options.settings = newValue }
-    }
+/// A job whose plan is a `RenderPlan` (a render or a mix): it describes itself through it.
+protocol PlannedByRenderPlan: RenderingJob {
+    var output: OutputDestination { get }
+    func plan() throws -> RenderPlan
+}
 
-    public var inputPaths: [String] { [input] }
+extension PlannedByRenderPlan {
     public var outputDestination: OutputDestination { output }
 
     public func describe(as style: PlanStyle) throws -> String {
@@ -36,19 +36,22 @@ extension RenderJob: RenderingJob {
     }
 }
 
-extension MixJob: RenderingJob {
+extension RenderJob: PlannedByRenderPlan {
+    public var settings: RenderSettings {
+        get { options.settings }
+        set { options.settings = newValue }
+    }
+
+    public var inputPaths: [String] { [input] }
+}
+
+extension MixJob: PlannedByRenderPlan {
     public var settings: RenderSettings {
         get { options.settings }
         set { options.settings = newValue }
     }
 
     public var inputPaths: [String] { inputs.map(\.path) }
-    public var outputDestination: OutputDestination { output }
-
-    public func describe(as style: PlanStyle) throws -> String {
-        let plan = try plan()
-        return style == .dot ? plan.dot : plan.text
-    }
 }
 
 extension GraphJob: RenderingJob {

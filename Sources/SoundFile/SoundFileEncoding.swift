@@ -27,19 +27,6 @@ public struct SoundFileEncoding: RawRepresentable, Hashable, Sendable {
     /// MPEG-1/2 Layer III (MP3). `SF_FORMAT_MPEG_LAYER_III`
     public static let mpegLayer3 = SoundFileEncoding(rawValue: Int32(SF_FORMAT_MPEG_LAYER_III))
 
-    /// The PCM or float encoding for a `--bits` value: 8, 16, 24, 32, float, double.
-    public static func forBits(_ bits: String) -> SoundFileEncoding? {
-        switch bits.lowercased() {
-        case "8": .pcmS8
-        case "16": .pcm16
-        case "24": .pcm24
-        case "32": .pcm32
-        case "float", "f32": .float
-        case "double", "f64": .double
-        default: nil
-        }
-    }
-
     /// The sample type the encoding holds exactly, or nil for compressed codecs.
     public var sampleType: SampleType? {
         switch self {

@@ -28,31 +28,6 @@ public struct SoundFileType: RawRepresentable, Hashable, Sendable {
     /// MPEG audio (MP3). `SF_FORMAT_MPEG`
     public static let mpeg = SoundFileType(rawValue: Int32(SF_FORMAT_MPEG))
 
-    /// Names accepted by `--type` and file extensions, with the encoding a lossy name implies.
-    private static let byName: [String: (SoundFileType, SoundFileEncoding?)] = [
-        "wav": (.wav, nil), "wave": (.wav, nil), "wavex": (.wavex, nil), "aif": (.aiff, nil), "aiff": (.aiff, nil),
-        "aifc": (.aiff, nil), "au": (.au, nil), "snd": (.au, nil), "raw": (.raw, nil), "pcm": (.raw, nil),
-        "w64": (.w64, nil), "rf64": (.rf64, nil), "flac": (.flac, nil), "caf": (.caf, nil),
-        "ogg": (.ogg, .vorbis), "oga": (.ogg, .vorbis), "opus": (.ogg, .opus), "mp3": (.mpeg, .mpegLayer3),
-    ]
-
-    /// The container a `--type` name or file extension names (`wav`, `flac`, `ogg`, `mp3`, …),
-    /// and the encoding it implies for lossy names (`opus` is Ogg holding Opus).
-    public static func named(_ name: String) -> (type: SoundFileType, encoding: SoundFileEncoding?)? {
-        guard let entry = byName[name.lowercased()] else { return nil }
-        return (entry.0, entry.1)
-    }
-
-    /// The container implied by a path's extension, if it has a known one.
-    public static func forPath(_ path: String) -> (type: SoundFileType, encoding: SoundFileEncoding?)? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        return named(String(name[name.index(after: dot)...]))
-    }
-
-    /// Every name `named(_:)` accepts, for help texts.
-    public static var knownNames: [String] { byName.keys.sorted() }
-
     /// Whether the container only holds lossy codecs, which have no bit depth.
     public var isLossy: Bool { self == .ogg || self == .mpeg }
 

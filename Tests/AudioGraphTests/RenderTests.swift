@@ -67,11 +67,7 @@ import Testing
         _ = try renderAll(warmUp, sliceSize: 512)
         let (_, output, source) = try makeChain(length: 2_000_000, channels: 2, maximumFrames: 512)
         source.recordsRequests = false
-        _ = try output.renderSlice(frameCount: 512)
-        let before = malloc_counter_thread_allocations()
-        var slices = 0
-        while case .rendered = try output.renderSlice(frameCount: 512) { slices += 1 }
-        let allocations = malloc_counter_thread_allocations() - before
+        let (slices, allocations) = try steadyStateAllocations(of: output, sliceSize: 512)
         #expect(slices > 3000)
         #expect(allocations == 0)
     }

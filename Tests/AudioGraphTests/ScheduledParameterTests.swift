@@ -135,11 +135,7 @@ func makeLevelGraph(length: Int64, maximumFrames: Int = 4096) throws -> (Graph, 
             try graph.scheduleParameter(LevelNode.level, on: level, value: Float(index % 4), atFrame: Int64(index) * 997 + 13)
         }
         try graph.initialize()
-        _ = try output.renderSlice(frameCount: 512)
-        let before = malloc_counter_thread_allocations()
-        var slices = 0
-        while case .rendered = try output.renderSlice(frameCount: 512) { slices += 1 }
-        let allocations = malloc_counter_thread_allocations() - before
+        let (slices, allocations) = try steadyStateAllocations(of: output, sliceSize: 512)
         #expect(slices > 3000)
         #expect(allocations == 0)
         #expect(level.parameter(LevelNode.level) == Float(1999 % 4), "every change was applied")

@@ -1,3 +1,4 @@
+import MallocCounter
 import AudioGraph
 
 /// A node that multiplies its input by a constant: the simplest processing node.
@@ -75,4 +76,14 @@ func renderAll(_ output: GenericOutput, sliceSize: Int) throws -> [[Float]] {
         }
     }
     return result
+}
+
+/// Pulls `output` to its end in slices of `sliceSize` after one slice of warm-up, counting the
+/// slices and the allocations the render thread made meanwhile.
+func steadyStateAllocations(of output: GenericOutput, sliceSize: Int) throws -> (slices: Int, allocations: Int) {
+    _ = try output.renderSlice(frameCount: sliceSize)
+    let before = malloc_counter_thread_allocations()
+    var slices = 0
+    while case .rendered = try output.renderSlice(frameCount: sliceSize) { slices += 1 }
+    return (slices, Int(malloc_counter_thread_allocations() - before))
 }

@@ -26,7 +26,7 @@ import Testing
         #expect(try aurender([deep, folder.file("again.wav")]).status == 0)
         let (format, original) = try samples(of: deep)
         let (againFormat, again) = try samples(of: folder.file("again.wav"))
-        #expect(format.encoding == SoundFileEncoding.forBits(bits))
+        #expect(format.encoding == (bits == "24" ? SoundFileEncoding.pcm24 : .float))
         #expect(againFormat == format)
         #expect(again == original)
         #expect(bytes(deep) == bytes(folder.file("again.wav")), "a 1:1 render of our own file is byte-identical")

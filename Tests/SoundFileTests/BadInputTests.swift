@@ -1,3 +1,4 @@
+import AudioFormats
 import Foundation
 import SoundFile
 import TestSupport
@@ -102,16 +103,16 @@ import Testing
     }
 
     @Test func containerNamesAndExtensions() {
-        #expect(SoundFileType.forPath("/a/b/song.WAV")?.type == .wav)
-        #expect(SoundFileType.forPath("x.opus")?.type == .ogg)
-        #expect(SoundFileType.forPath("x.opus")?.encoding == .opus)
-        #expect(SoundFileType.forPath("x.mp3")?.encoding == .mpegLayer3)
-        #expect(SoundFileType.forPath("no-extension") == nil)
-        #expect(SoundFileType.forPath(".hidden") == nil)
-        #expect(SoundFileType.forPath("dir.wav/file") == nil)
-        #expect(SoundFileEncoding.forBits("24") == .pcm24)
-        #expect(SoundFileEncoding.forBits("float") == .float)
-        #expect(SoundFileEncoding.forBits("12") == nil)
+        #expect(AudioContainer.forPath("/a/b/song.WAV")?.container == .wav)
+        #expect(AudioContainer.forPath("x.opus")?.container == .ogg)
+        #expect(AudioContainer.forPath("x.opus")?.encoding == .opus)
+        #expect(AudioContainer.forPath("x.mp3")?.encoding == .mp3)
+        #expect(AudioContainer.forPath("no-extension") == nil)
+        #expect(AudioContainer.forPath(".hidden") == nil)
+        #expect(AudioContainer.forPath("dir.wav/file") == nil)
+        #expect(AudioEncoding.forBits("24") == .pcm24)
+        #expect(AudioEncoding.forBits("float") == .float)
+        #expect(AudioEncoding.forBits("12") == nil)
         #expect(SoundFileEncoding.pcm24.integerBits == 24)
         #expect(SoundFileEncoding.vorbis.integerBits == nil)
     }

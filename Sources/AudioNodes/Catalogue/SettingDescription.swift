@@ -39,6 +39,16 @@ public struct SettingDescription: Sendable {
         isRequired = required
     }
 
+    /// A sample-rate setting in Hz (1 Hz to 768 kHz).
+    public static func sampleRate(_ summary: String) -> SettingDescription {
+        SettingDescription("rate", .number(.hertz, 1...768_000), summary)
+    }
+
+    /// A channel-count setting (1 to the most a stream has).
+    public static func channelCount(_ summary: String) -> SettingDescription {
+        SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), summary)
+    }
+
     /// Checks `value`, turning texts with units into numbers and times; the error names only the problem.
     func check(_ value: SettingValue) throws(SettingProblem) -> SettingValue {
         switch (type, value) {

@@ -168,8 +168,8 @@ extension FormatConverterNode {
     public static let kind = NodeKind(
         name: "converter", summary: "converts the sample rate and channel layout",
         settings: [
-            SettingDescription("rate", .number(.hertz, 1...768_000), "the output rate (default: the graph's)"),
-            SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), "the output channel count (default 2)"),
+            .sampleRate("the output rate (default: the graph's)"),
+            .channelCount("the output channel count (default 2)"),
             SettingDescription("quality", .choice(ResamplerQuality.allCases.map(\.name)),
                                "the quality asked of the resampler (default: the job's, else best)"),
             SettingDescription("engine", .choice(ResamplerRegistry.engines.map(\.name)),

@@ -249,8 +249,8 @@ extension MixerNode {
     public static let kind = NodeKind(
         name: "mixer", summary: "the multichannel mixer: sums its input buses with per-bus gain and pan",
         settings: [
-            SettingDescription("rate", .number(.hertz, 1...768_000), "the mix's sample rate (default: the first file's)"),
-            SettingDescription("channels", .integer(1...StreamFormat.maximumChannelCount), "the mix's channel count (default 2)"),
+            .sampleRate("the mix's sample rate (default: the first file's)"),
+            .channelCount("the mix's channel count (default 2)"),
             SettingDescription("buses", .list([
                 SettingDescription("gain", .number(.decibels, -96...24), "the bus's gain (default 0 dB)"),
                 SettingDescription("pan", .number(.pan, -1...1), "-1 (left) to 1 (right), default 0"),
