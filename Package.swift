@@ -1,14 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, bottom up: the graph vocabulary (`AudioGraph`), then the DSP kernels (`AudioDSP`,
-/// with the sample conversions in C in `CAudioKernels`, where they vectorize), neither of
-/// which uses a C library; `AudioFormats` is aurender's own
-/// vocabulary for files (containers, encodings, the decoder and encoder protocols and the
-/// registry that chooses them by content); `SoundFile` wraps libsndfile as its first tenant, `Resampling` libsamplerate (for the
-/// format converter) and `Loudness` libebur128 (BS.1770 metering); `AudioNodes` builds the units on all of them (its presets are embedded from
-/// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
-/// a library user imports; `AurenderCLI` is the `aurender` command.
+/// Layers, bottom up: the graph vocabulary (`AudioGraph`: formats, buffers, nodes, named
+/// parameters, the graph and its generic output), then the DSP kernels (`AudioDSP`, with the
+/// sample conversions in C in `CAudioKernels`, where they vectorize), neither of which uses a C
+/// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
+/// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
+/// which chooses a decoder by the input's content and refuses by name the formats none reads;
+/// `SoundFile` (libsndfile) is its first tenant. `Resampling` holds the `ResamplerEngine`
+/// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsamplerate the first engine.
+/// `Loudness` wraps libebur128 (BS.1770 metering). Each C library's calls stay in one file.
+/// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
+/// `NodeCatalogue.kinds`) that graph files are built from and the format registry's
+/// tenant list (`Files/RegisteredFormats.swift`); its presets are embedded from `presets/` at
+/// build time by `EmbedPresetsPlugin`. `Aurender` is the umbrella a library user imports: the
+/// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
+/// `PresetLookup`. `AurenderCLI` is the `aurender` command.
+///
+/// A new decoder adds a system-library target and a tenant target (a dependency of
+/// `AudioNodes`); a new resampler engine adds a system-library target to `Resampling`'s
+/// dependencies. A new node kind needs nothing here.
 let package = Package(
     name: "aurender",
     platforms: [.macOS(.v15)],

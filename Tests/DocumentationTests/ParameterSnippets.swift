@@ -14,6 +14,25 @@ import Testing
         #expect(throws: GraphError.self) { try mixer.setParameter(MixerNode.masterVolume, 40) }
     }
 
+    @Test func parametersAreSetByNameWithTheirTypes() throws {
+        let example = try ExampleGraph()
+        let (mixer, eq) = (example.mixer, example.eq)
+        // snippet: parameters-by-name
+        try eq.setParameter(named: "preset", choice: "Pop")                 // a choice, by name
+        try mixer.setParameter(named: "mute[1]", 1)                         // a switch: 0 or 1
+        let gainRange = try mixer.parameterDescription(named: "gain[0]").range   // -96...24, in dB
+        // snippet end
+        #expect(eq.parameter(GraphicEQNode.Parameter.preset) == 1)
+        #expect(mixer.parameter(MixerNode.id(.mute, bus: 1)) == 1)
+        #expect(gainRange == -96...24)
+        let notWhole = #expect(throws: GraphError.self) { try eq.setParameter(named: "preset", 0.5) }
+        #expect(notWhole?.description == "parameter 'preset' of node 'music eq' takes a whole number (a switch or a choice), not 0.5")
+        let notInTheBank = #expect(throws: GraphError.self) { try eq.setParameter(named: "preset", choice: "Jazz") }
+        #expect(notInTheBank?.description == "parameter 'preset' of node 'music eq' has no choice 'Jazz' (it has 'Rock', 'Pop')")
+        #expect(throws: GraphError.self) { try mixer.setParameter(named: "mute[1]", 0.5) }
+        #expect(mixer.parameter(MixerNode.id(.mute, bus: 1)) == 1, "a refused value leaves the parameter as it was")
+    }
+
     @Test func scheduledChangesLandOnTheirFramesAndResetRendersAgain() throws {
         let example = try ExampleGraph()
         let (graph, mixer, eq) = (example.graph, example.mixer, example.eq)
