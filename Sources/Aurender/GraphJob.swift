@@ -269,7 +269,14 @@ public struct GraphJob {
                 throw bad("event \(index + 1): \(name): \(error)")
             }
             guard description.accepts(value) else {
-                throw bad("event \(index + 1): \(name) must be from \(description.range.lowerBound) to \(description.range.upperBound), not \(value)")
+                switch description.unit {
+                case .indexed(let choices):
+                    throw bad("event \(index + 1): \(name) takes one of \(choices.map { "'\($0)'" }.joined(separator: ", ")) by name, not \(value)")
+                case .boolean:
+                    throw bad("event \(index + 1): \(name) takes true or false (1 or 0), not \(value)")
+                default:
+                    throw bad("event \(index + 1): \(name) must be from \(description.range.lowerBound) to \(description.range.upperBound), not \(value)")
+                }
             }
             let key = "\(event.node)/\(name)"
             let from = current[key] ?? node.parameter(description.id)

@@ -146,7 +146,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         let stated = equalizer.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
             + [(type != nil, "--type"), (bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
-            throw fail("\(input): \(flag) does not apply to a graph file, whose nodes state it; set it in the graph", .usage)
+            throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }
         var settings = RenderSettings()
         settings.framesPerSlice = framesPerSlice

@@ -90,6 +90,10 @@ import Testing
          "graph: input bus 0 of node 'o' is already fed"),
         (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "m", "type": "mixer"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "m"}, {"from": "m", "to": "o"}], "events": [{"at": 1, "node": "m", "parameter": "pan[0]", "value": 3}]}"#,
          "graph: event 1: pan[0] must be from -1.0 to 1.0, not 3.0"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "e", "type": "eq", "preset": "Rock"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "e"}, {"from": "e", "to": "o"}], "events": [{"at": 1, "node": "e", "parameter": "preset", "value": 2.5}]}"#,
+         "graph: event 1: preset takes one of 'Rock' by name, not 2.5"),
+        (#"{"nodes": [{"name": "f", "type": "file", "path": "in.wav"}, {"name": "m", "type": "mixer"}, {"name": "o", "type": "output", "path": "o.wav"}], "connections": [{"from": "f", "to": "m"}, {"from": "m", "to": "o"}], "events": [{"at": 1, "node": "m", "parameter": "mute[0]", "value": 1, "ramp": "1s"}]}"#,
+         "graph: event 1: mute[0] is a switch or a choice, which changes at once; it cannot ramp"),
     ])
     func malformedGraphsGetOneClearError(json: String, message: String) throws {
         let folder = try TemporaryFolder()

@@ -23,7 +23,7 @@ import Testing
         let folder = try TemporaryFolder()
         let result = try aurender([try graph(in: folder)] + flags)
         #expect(result.status == 64)
-        #expect(result.standardError == "aurender: \(folder.file("g.json")): \(flags[0]) does not apply to a graph file, whose nodes state it; set it in the graph\n")
+        #expect(result.standardError == "aurender: \(folder.file("g.json")): \(flags[0]) does not apply to a graph file, whose nodes and events state it; set it in the graph\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
 
