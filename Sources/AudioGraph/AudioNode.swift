@@ -137,6 +137,13 @@ open class AudioNode {
         guard description.accepts(value) else { throw .parameterNotWhole(node: name, name: description.name, value: value) }
     }
 
+    /// Throws unless parameter `id` may change while the graph renders, as a scheduled change does.
+    func checkChangesWhileRendering(_ id: ParameterID) throws(GraphError) {
+        if parameterValues.indices.contains(id), !parameterInfo[id].changesWhileRendering {
+            throw .parameterFixedWhileRendering(node: name, name: parameterInfo[id].name)
+        }
+    }
+
     /// The description of the parameter called `parameterName` (`gain[1]`, `preset`).
     public func parameterDescription(named parameterName: String) throws(GraphError) -> ParameterDescription {
         guard let found = parameterInfo.first(where: { $0.name == parameterName }) else {

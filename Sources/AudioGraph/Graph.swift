@@ -136,6 +136,7 @@ public final class Graph {
                                   atFrame frame: Int64) throws(GraphError) {
         try requireMember(node)
         try node.checkParameter(parameter, value)
+        try node.checkChangesWhileRendering(parameter)
         guard frame >= 0 else { throw .scheduledBeforeStart(node: node.name, frame: frame) }
         schedule.insert(ScheduledParameterChange(frame: frame, node: node, parameter: parameter, value: value))
     }
@@ -151,6 +152,7 @@ public final class Graph {
         try requireMember(node)
         try node.checkParameter(parameter, start)
         try node.checkParameter(parameter, end)
+        try node.checkChangesWhileRendering(parameter)
         guard frame >= 0 else { throw .scheduledBeforeStart(node: node.name, frame: frame) }
         let step = Int64(max(1, stepFrames))
         let steps = max(1, Int64((Double(frames) / Double(step)).rounded()))

@@ -24,6 +24,7 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     case parameterNotWhole(node: String, name: String, value: Float)
     case noParameterNamed(node: String, name: String, known: [String])
     case parameterNotANumber(node: String, name: String, text: String)
+    case parameterFixedWhileRendering(node: String, name: String)
     case noSuchChoice(node: String, parameter: String, choice: String, known: [String])
     case scheduledBeforeStart(node: String, frame: Int64)
     case cannotReset(node: String, reason: String)
@@ -76,6 +77,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
         case .noParameterNamed(let node, let name, let known):
             "node '\(node)' has no parameter '\(name)'"
                 + (known.isEmpty ? "; it has none" : " (it has \(known.joined(separator: ", ")))")
+        case .parameterFixedWhileRendering(let node, let name):
+            "parameter '\(name)' of node '\(node)' is fixed while rendering; set it before the render starts"
         case .parameterNotANumber(let node, let name, let text):
             "parameter '\(name)' of node '\(node)' takes a number, not '\(text)'"
         case .noSuchChoice(let node, let parameter, let choice, let known):

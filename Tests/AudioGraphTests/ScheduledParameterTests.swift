@@ -11,8 +11,12 @@ final class LevelNode: AudioNode {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
     }
 
+    /// A parameter that may not change while rendering, to test that scheduling refuses it.
+    static let width: ParameterID = 1
+
     override var parameterDescriptions: [ParameterDescription] {
-        [ParameterDescription(id: Self.level, name: "level", range: 0...4, defaultValue: 1, unit: .linear)]
+        [ParameterDescription(id: Self.level, name: "level", range: 0...4, defaultValue: 1, unit: .linear),
+         ParameterDescription(id: Self.width, name: "width", range: 1...8, defaultValue: 1, unit: .linear, changesWhileRendering: false)]
     }
 
     override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
@@ -63,6 +67,18 @@ func makeLevelGraph(length: Int64, maximumFrames: Int = 4096) throws -> (Graph, 
         #expect(samples[1000..<4099].allSatisfy { $0 == 0.5 })
         #expect(samples[4099...].allSatisfy { $0 == 3 }, "changes on one frame apply in the order they were scheduled")
         #expect(sizes.subtracting([sliceSize, 10000 % sliceSize]).isEmpty, "slices keep the size asked for")
+    }
+
+    @Test func aParameterFixedWhileRenderingCannotBeScheduled() throws {
+        let (graph, level, _) = try makeLevelGraph(length: 100)
+        let refusal = GraphError.parameterFixedWhileRendering(node: "level", name: "width")
+        #expect(throws: refusal) { try graph.scheduleParameter(LevelNode.width, on: level, value: 2, atFrame: 10) }
+        #expect(throws: refusal) {
+            try graph.scheduleParameterRamp(LevelNode.width, on: level, from: 1, to: 2, atFrame: 0, overFrames: 64)
+        }
+        #expect(graph.scheduledParameterChanges.isEmpty)
+        try level.setParameter(LevelNode.width, 2)
+        #expect(level.parameter(LevelNode.width) == 2, "set before the render, it is taken")
     }
 
     @Test func aRampMovesInStepsAndEndsOnItsTarget() throws {
