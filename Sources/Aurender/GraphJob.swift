@@ -18,6 +18,8 @@ public struct GraphJob {
     public var options: RenderSettings
     /// Finds the EQ presets the graph names (relative preset files are in `folder`).
     public var presets: PresetLookup
+    /// The graph's files, opened once and shared by the job's copies (its plan and its run).
+    private let opened = OpenedInputs()
 
     public init(description: GraphDescription, folder: String, options: RenderSettings = RenderSettings(),
                 presets: PresetLookup) {
@@ -143,9 +145,9 @@ public struct GraphJob {
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
-        for entry in checked where entry.kind.role == .source {
+        for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
-            do throws(AudioFormatError) { files.append((entry.node.name, path, try FormatRegistry.standard.openDecoder(path: path))) } catch { throw RenderError.input(error) }
+            files.append((entry.node.name, path, try opened.decoder(index, for: path)))
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)

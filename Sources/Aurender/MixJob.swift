@@ -49,6 +49,8 @@ public struct MixJob {
 
     /// How the mix is made and stored.
     public var options: Options
+    /// The inputs, opened once and shared by the job's copies (its plan and its run).
+    private let opened = OpenedInputs()
 
     public init(inputs: [Input], output: OutputDestination, options: Options = Options()) {
         self.inputs = inputs
@@ -75,9 +77,7 @@ public struct MixJob {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [any AudioDecoder] = []
-        for input in inputs {
-            do throws(AudioFormatError) { files.append(try FormatRegistry.standard.openDecoder(path: input.path)) } catch { throw RenderError.input(error) }
-        }
+        for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path)) }
         let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
                                                channelCount: options.format.channelCount ?? 2)
         let graph = Graph()

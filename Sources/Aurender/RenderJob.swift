@@ -70,7 +70,7 @@ public struct RenderJob {
     public var output: OutputDestination
     /// The input, opened once and shared by the job's copies: a plan, the run after it and
     /// `inputFormat()` read one decoder, so standard input is read only once.
-    private let opened = OpenedInput()
+    private let opened = OpenedInputs()
     public var options: Options
     /// Builds the nodes after the converter, given the format they receive.
     public var makeProcessing: (StreamFormat) throws -> [AudioNode]

@@ -33,6 +33,21 @@ import TestSupport
         #expect(written.samples == expected)
     }
 
+    /// A mix and a graph file plan and render from one opening of each input, so standard input
+    /// keeps its header through `--verbose`.
+    @Test func mixesAndGraphsReadStandardInputOnce() throws {
+        let folder = try TemporaryFolder()
+        let music = try contents(fixture("music.wav"))
+        let mix = try aurender(["mix", "-", "-o", folder.file("mix.wav"), "-v", "--dither", "none"], input: music)
+        #expect(mix.status == 0, "\(mix.standardError)")
+        #expect(try samples(of: folder.file("mix.wav")).samples == (try samples(of: fixture("music.wav")).samples))
+        try Data(#"{"nodes": [{"name": "in", "type": "file", "path": "-"}, {"name": "out", "type": "output", "path": "g.wav"}], "connections": [{"from": "in", "to": "out"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.file("g.json")))
+        let graph = try aurender([folder.file("g.json"), "-v"], input: music)
+        #expect(graph.status == 0, "\(graph.standardError)")
+        #expect(try samples(of: folder.file("g.wav")).samples == (try samples(of: fixture("music.wav")).samples))
+    }
+
     @Test func infoShowsAnUnknownLengthAsUnknown() throws {
         let text = try aurender(["info", "-"], input: openEndedAU(frames: 800))
         #expect(text.status == 0)
