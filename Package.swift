@@ -5,7 +5,7 @@ import PackageDescription
 /// with the sample conversions in C in `CAudioKernels`, where they vectorize), neither of
 /// which uses a C library; `AudioFormats` is aurender's own
 /// vocabulary for files (containers, encodings, the decoder and encoder protocols and the
-/// registry that chooses them by content); `SoundFile` wraps libsndfile as its first tenant, `Resampling` libsamplerate (for the
+/// registry that chooses them by content); `SoundFile` wraps libsndfile as its first tenant, `Resampling` libsoxr and libsamplerate (for the
 /// format converter) and `Loudness` libebur128 (BS.1770 metering); `AudioNodes` builds the units on all of them (its presets are embedded from
 /// `presets/` at build time by `EmbedPresetsPlugin`); `Aurender` is the umbrella
 /// a library user imports; `AurenderCLI` is the `aurender` command.
@@ -32,6 +32,11 @@ let package = Package(
             providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
         ),
         .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"]), .brew(["libsoxr"])]
+        ),
+        .systemLibrary(
             name: "CEbur128",
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
@@ -41,7 +46,7 @@ let package = Package(
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
-        .target(name: "Resampling", dependencies: ["CSamplerate"]),
+        .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
