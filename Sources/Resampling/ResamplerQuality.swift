@@ -43,10 +43,23 @@ public enum ResamplerQuality: String, CaseIterable, Sendable, CustomStringConver
     /// one on a tie); nil when neither: an interpolator an engine does not have.
     public func nearest(among offered: [ResamplerQuality]) -> ResamplerQuality? {
         if offered.contains(self) { return self }
-        guard let rank = Self.bandLimited.firstIndex(of: self) else { return nil }
-        let ranked = offered.compactMap { level in Self.bandLimited.firstIndex(of: level).map { (level, $0) } }
+        guard let rank else { return nil }
+        let ranked = offered.compactMap { level in level.rank.map { (level, $0) } }
         return ranked.min { a, b in
             (abs(a.1 - rank), a.1) < (abs(b.1 - rank), b.1)
         }?.0
+    }
+
+    /// Where a band-limited level stands, best at 0: `high` sits halfway between `best` and
+    /// `medium`, so an engine without it uses its best, and one without `medium` is as far
+    /// from its best as from its fastest.
+    private var rank: Double? {
+        switch self {
+        case .best: 0
+        case .high: 0.5
+        case .medium: 1
+        case .fastest: 2
+        case .zeroOrderHold, .linear: nil
+        }
     }
 }
