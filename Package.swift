@@ -8,7 +8,8 @@ import PackageDescription
 /// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
 /// which chooses a decoder by the input's content and refuses by name the formats none reads;
 /// `SoundFile` (libsndfile) is its first tenant. `Resampling` holds the `ResamplerEngine`
-/// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsamplerate the first engine.
+/// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
+/// libsamplerate as its engines.
 /// `Loudness` wraps libebur128 (BS.1770 metering). Each C library's calls stay in one file.
 /// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
 /// `NodeCatalogue.kinds`) that graph files are built from and the format registry's
@@ -43,6 +44,11 @@ let package = Package(
             providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
         ),
         .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"]), .brew(["libsoxr"])]
+        ),
+        .systemLibrary(
             name: "CEbur128",
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
@@ -52,7 +58,7 @@ let package = Package(
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
-        .target(name: "Resampling", dependencies: ["CSamplerate"]),
+        .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],

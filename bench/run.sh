@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|eq|resample|mix|memory|batch|all]   (default: all). Figures print as tables;
+# Usage: bench/run.sh [passthrough|eq|resample|resample-quality|mix|memory|batch|all]   (default: all). Figures print as tables;
 # compare the ratios, not the absolute times: these machines are noisy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,15 +68,45 @@ eq() {
 }
 
 resample() {
-    local input
+    local input down
     input=$(make_input 3)
-    echo "## 44.1 -> 48 kHz, 3-minute stereo 16-bit WAV, libsamplerate best (wall time; lower is better)"
-    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/resample.md" \
-        -n "sndfile-resample -c 0" "sndfile-resample -to 48000 -c 0 $input $work/sr.wav" \
-        -n "aurender --rate 48000" "$aurender $input $work/au48.wav --rate 48000" \
-        -n "sox rate -v" "sox $input $work/sx48.wav rate -v 48000" \
-        -n "ffmpeg aresample" "ffmpeg -y -v error -i $input -af aresample=48000 $work/ff48.wav" >/dev/null
-    cat "$work/resample.md"
+    down=$work/input-3min-48k.wav
+    [ -f "$down" ] || sox "$input" "$down" rate -v 48000
+    for rates in "44100 48000 $input" "48000 44100 $down"; do
+        set -- $rates
+        echo "## $1 -> $2 Hz, 3-minute stereo 16-bit WAV (wall time; lower is better)"
+        hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/resample-$2.md" \
+            -n "aurender --rate $2 (soxr best)" "$aurender $3 $work/au-$2.wav --rate $2" \
+            -n "aurender --rate $2 --resampler libsamplerate (best)" "$aurender $3 $work/au-lsr-$2.wav --rate $2 --resampler libsamplerate" \
+            -n "sox rate -v" "sox $3 $work/sx-$2.wav rate -v $2" \
+            -n "ffmpeg aresample" "ffmpeg -y -v error -i $3 -af aresample=$2 $work/ff-$2.wav" >/dev/null
+        cat "$work/resample-$2.md"
+        echo "peak memory of aurender --rate $2: $(( $(/usr/bin/time -f %M "$aurender" "$3" "$work/au-$2.wav" --rate "$2" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
+        echo
+    done
+}
+
+# The quality table: 48 -> 44.1 kHz through each aurender engine and quality, SoX and FFmpeg,
+# measured by bench/resample_quality.py (python3 with numpy).
+resample_quality() {
+    python3 -c "import numpy" 2>/dev/null || {
+        sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-numpy; }
+    echo "## 48 -> 44.1 kHz quality (float32 in and out)"
+    echo "| converter | passband ripple to 19.8 kHz | -0.1 dB up to | -3 dB at | 23 kHz tone left | THD+N, 1 kHz at -1 dBFS |"
+    echo "|---|---|---|---|---|---|"
+    local engine quality
+    for engine in soxr libsamplerate; do
+        for quality in best high medium fastest; do
+            [ "$engine/$quality" = libsamplerate/high ] && continue
+            python3 bench/resample_quality.py "$work" "aurender $engine $quality" \
+                "$aurender {in} {out} --rate 44100 --resampler $engine --src-quality $quality --quiet"
+        done
+    done
+    python3 bench/resample_quality.py "$work" "sox rate -v" "sox {in} -e floating-point -b 32 {out} rate -v 44100"
+    python3 bench/resample_quality.py "$work" "sox rate -h" "sox {in} -e floating-point -b 32 {out} rate -h 44100"
+    python3 bench/resample_quality.py "$work" "ffmpeg aresample (default)" "ffmpeg -y -v error -i {in} -af aresample=44100 -c:a pcm_f32le {out}"
+    rm -f "$work"/q-*.wav
 }
 
 mix() {
@@ -132,9 +162,10 @@ case $which in
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
+    resample-quality) resample_quality ;;
     mix) mix ;;
     memory) memory ;;
     batch) batch ;;
-    all) passthrough; echo; eq; echo; resample; echo; mix; echo; memory; echo; batch ;;
-    *) echo "usage: bench/run.sh [passthrough|eq|resample|mix|memory|batch|all]" >&2; exit 64 ;;
+    all) passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch ;;
+    *) echo "usage: bench/run.sh [passthrough|eq|resample|resample-quality|mix|memory|batch|all]" >&2; exit 64 ;;
 esac

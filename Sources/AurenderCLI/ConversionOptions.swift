@@ -3,14 +3,21 @@ import Aurender
 
 /// The options that change the output's rate, channels and quantization.
 struct ConversionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output sample rate in Hz (\(ResamplerRegistry.defaultEngine.name)).", valueName: "hz"))
+    @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine.", valueName: "hz"))
     var rate: Int?
 
     @Option(help: ArgumentHelp("Output channel count: mono becomes copies, stereo to mono is (L+R)/2, 5.1 to stereo follows ITU-R BS.775.",
                                valueName: "n"))
     var channels: Int?
 
-    @Option(help: ArgumentHelp("Sample-rate converter: \(ResamplerQuality.namesListed).", valueName: "quality"))
+    @Option(help: ArgumentHelp("Sample-rate converter engine: \(ResamplerRegistry.engines.map(\.name).joined(separator: " or ")).",
+                               valueName: "engine"))
+    var resampler: String = ResamplerRegistry.defaultEngine.name
+
+    @Option(help: ArgumentHelp("""
+        Sample-rate converter quality: \(ResamplerQuality.namesListed); each engine uses its nearest level \
+        (soxr: very high, high, medium, quick; libsamplerate: best, medium, fastest sinc), zoh and linear are libsamplerate's.
+        """, valueName: "quality"))
     var srcQuality: ResamplerQualityArgument = ResamplerQualityArgument(quality: .best)
 
     @Option(help: ArgumentHelp("Output channel i takes input channel map[i], 0-based: 1,0 swaps a stereo pair.", valueName: "map"))
@@ -40,14 +47,23 @@ struct ConversionOptions: ParsableArguments {
         if let channels, !(1...StreamFormat.maximumChannelCount).contains(channels) {
             throw ValidationError("--channels must be from 1 to \(StreamFormat.maximumChannelCount), not \(channels)")
         }
+        let engine: ResamplerEngineKind
+        do throws(ResamplerError) { engine = try ResamplerRegistry.engine(named: resampler) } catch {
+            throw ValidationError("--resampler: \(error)")
+        }
+        if engine.level(for: srcQuality.quality) == nil {
+            let refusal = ResamplerError.unsupportedQuality(engine: engine.name, quality: srcQuality.quality, offered: engine.qualities)
+            throw ValidationError("--src-quality \(srcQuality.quality.name) with --resampler \(engine.name): \(refusal)")
+        }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
         for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
             if case .frames? = time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
         }
     }
 
-    /// The resampler's quality and the dither, as every job's settings.
+    /// The resampler's engine and quality and the dither, as every job's settings.
     func apply(to settings: inout RenderSettings) {
+        settings.resampler = resampler
         settings.resamplerQuality = srcQuality.quality
         settings.dither = dither
         settings.ditherSeed = ditherSeed

@@ -9,18 +9,21 @@ public struct ResamplerEngineKind: Sendable {
     public let summary: String
     /// The levels the engine has; others map to the nearest band-limited one (`ResamplerQuality.nearest`).
     public let qualities: [ResamplerQuality]
+    /// How a converter spreads this engine's work over two threads.
+    public let parallelism: Parallelism
     private let check: @Sendable (ResamplerConfiguration) -> String?
     private let make: @Sendable (ResamplerConfiguration) throws(ResamplerError) -> any ResamplerEngine
 
     /// A kind; `check` says why a configuration is impossible, as a phrase after the
     /// engine's name ("converts between rates at most 256 times apart, not …"; nil when it is fine), `make`
     /// builds an engine for a configuration that passed `check`.
-    public init(name: String, summary: String, qualities: [ResamplerQuality],
+    public init(name: String, summary: String, qualities: [ResamplerQuality], parallelism: Parallelism = .timeBlocks,
                 check: @escaping @Sendable (ResamplerConfiguration) -> String?,
                 make: @escaping @Sendable (ResamplerConfiguration) throws(ResamplerError) -> any ResamplerEngine) {
         self.name = name
         self.summary = summary
         self.qualities = qualities
+        self.parallelism = parallelism
         self.check = check
         self.make = make
     }
@@ -49,5 +52,17 @@ public struct ResamplerEngineKind: Sendable {
     public func makeEngine(_ configuration: ResamplerConfiguration) throws(ResamplerError) -> any ResamplerEngine {
         try validate(configuration)
         return try make(configuration)
+    }
+}
+
+extension ResamplerEngineKind {
+    /// How a converter uses two threads with an engine: by stretches of time or by channels.
+    public enum Parallelism: Sendable {
+        /// Blocks of input converted apart, each by an engine reset before it: for engines whose
+        /// cost is per frame whatever the channel count, and whose reset is cheap.
+        case timeBlocks
+        /// One unbroken stream per group of channels: for engines whose cost is per channel, or
+        /// whose reset redesigns their filter. The output is exactly one stream's.
+        case channels
     }
 }

@@ -18,6 +18,7 @@ public enum ResamplerError: Error, Equatable, CustomStringConvertible {
             "no resampler engine is named '\(name)'; this build has \(known.joined(separator: ", "))"
         case .unsupportedQuality(let engine, let quality, let offered):
             "\(engine) has no quality '\(quality.name)'; it offers \(offered.map(\.name).joined(separator: ", "))"
+                + Self.othersOffering(quality, lackedBy: engine)
         case .unsupported(let engine, let reason):
             "\(engine) \(reason)"
         case .library(let engine, let message):
@@ -25,5 +26,14 @@ public enum ResamplerError: Error, Equatable, CustomStringConvertible {
         case .stalled(let engine, let produced, let expected):
             "\(engine) stopped after \(produced) of the \(expected) frames its input makes"
         }
+    }
+}
+
+extension ResamplerError {
+    /// "; libsamplerate has it" when other engines of this build have `quality`, else nothing.
+    static func othersOffering(_ quality: ResamplerQuality, lackedBy engine: String) -> String {
+        guard ResamplerRegistry.engines.contains(where: { $0.name == engine }) else { return "" }
+        let others = ResamplerRegistry.engines.filter { $0.qualities.contains(quality) }.map(\.name)
+        return others.isEmpty ? "" : "; \(others.joined(separator: " and ")) \(others.count == 1 ? "has" : "have") it"
     }
 }

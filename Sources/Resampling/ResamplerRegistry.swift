@@ -2,6 +2,7 @@
 public enum ResamplerRegistry {
     /// Every engine, the default first. Adding an engine is one line here.
     public static let engines: [ResamplerEngineKind] = [
+        SoxrEngine.kind,
         LibsamplerateEngine.kind,
     ]
 

@@ -9,9 +9,10 @@ import Testing
 
 @Suite struct FormatConverterNodeTests {
     func convert(_ channels: [[Float]], from inRate: Double, to outRate: Double, channels outChannels: Int? = nil,
-                 quality: ResamplerQuality = .best, sliceSize: Int = 4096, matrix: ChannelMatrix? = nil) throws -> [[Float]] {
+                 quality: ResamplerQuality = .best, resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
+                 sliceSize: Int = 4096, matrix: ChannelMatrix? = nil) throws -> [[Float]] {
         let node = try FormatConverterNode(output: .canonical(sampleRate: outRate, channelCount: outChannels ?? channels.count),
-                                           quality: quality, matrix: matrix)
+                                           resampler: resampler, quality: quality, matrix: matrix)
         return try NodeHarness(node: node, channels: channels, sampleRate: inRate).render(sliceSize: sliceSize)
     }
 
@@ -28,10 +29,13 @@ import Testing
 
     @Test(arguments: [(44100.0, 48000.0), (48000.0, 44100.0), (8000.0, 192000.0), (192000.0, 8000.0), (44100.0, 44100.0)])
     func outputLengthIsExact(inRate: Double, outRate: Double) throws {
-        for frames in [1, 1000, 44_101] {
-            let input = [Signal.noise(frames: frames, amplitude: 0.3)]
-            let output = try convert(input, from: inRate, to: outRate)
-            #expect(output[0].count == Int((Double(frames) * outRate / inRate).rounded()), "\(frames) frames \(inRate) → \(outRate)")
+        for engine in ResamplerRegistry.engines {
+            for frames in [1, 1000, 44_101] {
+                let input = [Signal.noise(frames: frames, amplitude: 0.3)]
+                let output = try convert(input, from: inRate, to: outRate, resampler: engine)
+                #expect(output[0].count == Int((Double(frames) * outRate / inRate).rounded()),
+                        "\(engine.name): \(frames) frames \(inRate) → \(outRate)")
+            }
         }
     }
 
@@ -61,18 +65,21 @@ import Testing
     @Test(arguments: [1, 100, 4095])
     func outputDoesNotDependOnSliceSize(sliceSize: Int) throws {
         let input = [Signal.noise(frames: 30_001, seed: 5), Signal.noise(frames: 30_001, seed: 6)]
-        let reference = try convert(input, from: 44100, to: 48000, sliceSize: 4096)
-        let other = try convert(input, from: 44100, to: 48000, sliceSize: sliceSize)
-        #expect(other.map(\.count) == reference.map(\.count))
-        let worst = zip(reference.joined(), other.joined()).map { abs($0 - $1) }.max() ?? 1
-        #expect(worst <= 1e-6)
+        for engine in ResamplerRegistry.engines {
+            let reference = try convert(input, from: 44100, to: 48000, resampler: engine, sliceSize: 4096)
+            let other = try convert(input, from: 44100, to: 48000, resampler: engine, sliceSize: sliceSize)
+            #expect(other.map(\.count) == reference.map(\.count))
+            let worst = zip(reference.joined(), other.joined()).map { abs($0 - $1) }.max() ?? 1
+            #expect(worst <= 1e-6, "\(engine.name)")
+        }
     }
 
     /// The streaming node matches libsamplerate's one-shot `src_simple` on the whole signal.
     @Test(arguments: [ResamplerQuality.best, .medium, .fastest])
     func matchesLibsamplerateOneShot(quality: ResamplerQuality) throws {
         let input = Signal.noise(frames: 50_000, amplitude: 0.5, seed: 7)
-        let streamed = try convert([input], from: 44100, to: 48000, quality: quality, sliceSize: 1000)[0]
+        let streamed = try convert([input], from: 44100, to: 48000, quality: quality, resampler: LibsamplerateEngine.kind,
+                                   sliceSize: 1000)[0]
         let whole = try LibsamplerateEngine.convertWhole(input, channelCount: 1, ratio: 48000.0 / 44100, quality: quality)
         let worst = zip(streamed, whole).map { abs($0 - $1) }.max() ?? 1
         #expect(worst < 1e-4, "\(quality.name): \(worst)")
@@ -83,7 +90,7 @@ import Testing
     @Test(arguments: [(44100.0, 48000.0), (48000.0, 44100.0), (96000.0, 8000.0)])
     func blocksJoinIntoTheSingleStateResult(inRate: Double, outRate: Double) throws {
         let input = Signal.noise(frames: 400_003, amplitude: 0.5, seed: 11)
-        let streamed = try convert([input], from: inRate, to: outRate, sliceSize: 4096)[0]
+        let streamed = try convert([input], from: inRate, to: outRate, resampler: LibsamplerateEngine.kind, sliceSize: 4096)[0]
         let whole = try LibsamplerateEngine.convertWhole(input, channelCount: 1, ratio: outRate / inRate, quality: .best)
         let compared = min(streamed.count, whole.count) - 200
         let worst = zip(streamed.prefix(compared), whole.prefix(compared)).map { abs($0 - $1) }.max() ?? 1
@@ -109,10 +116,12 @@ import Testing
         #expect(throws: GraphError.self) { _ = try NodeHarness(node: node, channels: [[0], [0]], sampleRate: 8000) }
     }
 
-    @Test func renderingAllocatesNothing() throws {
+    @Test(arguments: ResamplerRegistry.engines.map(\.name), [1, 2])
+    func renderingAllocatesNothing(engine: String, outputChannels: Int) throws {
         let input = [Signal.noise(frames: 300_000, seed: 8), Signal.noise(frames: 300_000, seed: 9)]
         let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
-            let node = try FormatConverterNode(output: .canonical(sampleRate: 48000, channelCount: 1), quality: .fastest)
+            let node = try FormatConverterNode(output: .canonical(sampleRate: 48000, channelCount: outputChannels),
+                                               resampler: try ResamplerRegistry.engine(named: engine), quality: .fastest)
             return try NodeHarness(node: node, channels: input, sampleRate: 44100, maximumFrames: 512)
         }
         #expect(slices > 500)

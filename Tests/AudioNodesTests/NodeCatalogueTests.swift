@@ -72,7 +72,7 @@ import Testing
         #expect(try makingError("m", "mixer", ["buses": [["start": "soon"]]])
                 == "node 'm' (mixer): field 'buses[0].start': must be a time like 90, 1.5s, 500ms, 441000f or 1:30, not 'soon'")
         #expect(try makingError("c", "converter", ["quality": "superb"])
-                == "node 'c' (converter): field 'quality': must be best, medium, fastest, zoh or linear, not 'superb'")
+                == "node 'c' (converter): field 'quality': must be best, high, medium, fastest, zoh or linear, not 'superb'")
         #expect(try makingError("c", "converter", ["rate": true]) == "node 'c' (converter): field 'rate': must be a number in Hz, not true")
         #expect(try makingError("e", "eq", ["preset": "Rock", "preamp": 30]) == "node 'e' (eq): field 'preamp': must be from -60 to 24, not 30")
     }

@@ -16,7 +16,8 @@ import Testing
 
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
         let folder = try TemporaryFolder()
-        let text = try aurender([fixture("music.wav"), folder.file("out.flac"), "--rate", "48000", "--eq", "rock", "--dry-run"])
+        let text = try aurender([fixture("music.wav"), folder.file("out.flac"), "--rate", "48000", "--eq", "rock", "--dry-run",
+                                 "--resampler", "libsamplerate"])
         #expect(text.status == 0)
         #expect(text.output == """
             input   \(fixture("music.wav")): WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, float32 non-interleaved
@@ -80,7 +81,10 @@ import Testing
             (["--src-quality", "superb"], "--src-quality"),
             (["--dither", "noise"], "--dither"),
             (["--channel-map", "0", "--mix-matrix", "1"], "not both"),
-            (["--rate", "8"], "at most 256 times apart"),
+            (["--rate", "8", "--resampler", "libsamplerate"], "at most 256 times apart"),
+            (["--resampler", "speex"], "--resampler: no resampler engine is named 'speex'; this build has soxr, libsamplerate"),
+            (["--rate", "8000", "--src-quality", "zoh"],
+             "--src-quality zoh with --resampler soxr: soxr has no quality 'zoh'; it offers best, high, medium, fastest; libsamplerate has it"),
         ] {
             let result = try aurender([fixture("speech.wav"), folder.file("out.wav")] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")

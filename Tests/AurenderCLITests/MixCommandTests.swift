@@ -35,7 +35,7 @@ import Testing
     @Test func inputsAtOtherRatesAreConverted() throws {
         let folder = try TemporaryFolder()
         let plan = try aurender(["mix", fixture("music.wav"), fixture("speech.wav") + "@eq=rock,start=1s", "-o",
-                                 folder.file("mix.flac"), "--dry-run"])
+                                 folder.file("mix.flac"), "--dry-run", "--resampler", "libsamplerate"])
         #expect(plan.status == 0)
         #expect(plan.output.contains("--[22050 Hz, 1 ch, float32]--> converter 2 (libsamplerate best)"))
         #expect(plan.output.contains("--[44100 Hz, 1 ch, float32]--> eq 2 (preset 'Rock', accurate)"))

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct LibsamplerateStreamingTests {
     @Test func qualitiesHaveNamesBothWays() {
-        #expect(ResamplerQuality.allCases.map(\.name) == ["best", "medium", "fastest", "zoh", "linear"])
+        #expect(ResamplerQuality.allCases.map(\.name) == ["best", "high", "medium", "fastest", "zoh", "linear"])
         #expect(ResamplerQuality(name: "ZOH") == .zeroOrderHold)
         #expect(ResamplerQuality(name: "great") == nil)
         #expect(LibsamplerateEngine.converterName(for: .best)?.contains("Best") == true)

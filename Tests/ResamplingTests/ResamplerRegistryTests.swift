@@ -2,22 +2,23 @@ import Resampling
 import Testing
 
 @Suite struct ResamplerRegistryTests {
-    @Test func theRegistryListsLibsamplerateAndFindsItByName() throws {
-        #expect(ResamplerRegistry.engines.map(\.name) == ["libsamplerate"])
-        #expect(ResamplerRegistry.defaultEngine.name == "libsamplerate")
+    @Test func theRegistryListsSoxrFirstThenLibsamplerateAndFindsThemByName() throws {
+        #expect(ResamplerRegistry.engines.map(\.name) == ["soxr", "libsamplerate"])
+        #expect(ResamplerRegistry.defaultEngine.name == "soxr")
+        #expect(try ResamplerRegistry.engine(named: "SoXR").qualities == [.best, .high, .medium, .fastest])
         #expect(try ResamplerRegistry.engine(named: "libsamplerate").name == "libsamplerate")
         #expect(try ResamplerRegistry.engine(named: "LibSampleRate").name == "libsamplerate")
         #expect(try ResamplerRegistry.engine(named: "libsamplerate").qualities == [.best, .medium, .fastest, .zeroOrderHold, .linear])
     }
 
     @Test func anUnknownEngineIsRefusedNamingTheKnownOnes() {
-        #expect(throws: ResamplerError.unknownEngine("soxr", known: ["libsamplerate"])) { _ = try ResamplerRegistry.engine(named: "soxr") }
+        #expect(throws: ResamplerError.unknownEngine("speex", known: ["soxr", "libsamplerate"])) { _ = try ResamplerRegistry.engine(named: "speex") }
         #expect(ResamplerError.unknownEngine("soxr", known: ["libsamplerate"]).description
                 == "no resampler engine is named 'soxr'; this build has libsamplerate")
     }
 
     @Test func qualityNamesAreListedForHelp() {
-        #expect(ResamplerQuality.namesListed == "best, medium, fastest, zoh or linear")
+        #expect(ResamplerQuality.namesListed == "best, high, medium, fastest, zoh or linear")
         #expect(ResamplerQuality.zeroOrderHold.description == "zoh")
     }
 
@@ -30,6 +31,8 @@ import Testing
         #expect(ResamplerQuality.medium.nearest(among: [.medium, .best]) == .medium)
         #expect(ResamplerQuality.zeroOrderHold.nearest(among: [.best, .medium, .fastest, .linear]) == nil)
         #expect(ResamplerQuality.linear.nearest(among: [.linear]) == .linear)
+        #expect(ResamplerQuality.high.nearest(among: [.best, .medium, .fastest]) == .best, "libsamplerate's high is its best")
+        #expect(ResamplerQuality.high.nearest(among: [.medium, .fastest]) == .medium)
     }
 
     /// An engine kind refuses a quality it has nothing near, naming what it offers.

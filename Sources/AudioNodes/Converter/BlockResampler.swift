@@ -12,7 +12,7 @@ import Resampling
 /// start where input and output frames align exactly (the block start × ratio is whole), so
 /// the blocks join into what one engine makes, to within rounding. Block boundaries depend only on input time, so the
 /// output does not depend on slice sizes. Everything is allocated at init.
-final class BlockResampler {
+final class BlockResampler: StreamResampler {
     let channelCount: Int
     /// The rates, channels and quality every block is converted with.
     let configuration: ResamplerConfiguration

@@ -5,9 +5,10 @@ import Resampling
 /// Converts a stream to another sample rate and channel layout: the format converter unit.
 ///
 /// The output format is a property set at init; the input format comes from what feeds the
-/// node. Rates change through a resampler engine chosen at init (`ResamplerRegistry`; libsamplerate
+/// node. Rates change through a resampler engine chosen at init (`ResamplerRegistry`; soxr
 /// by default), streaming: the node pulls input in blocks of the graph's slice size as its output
-/// needs them, and converts two blocks at a time on two threads (`BlockResampler`). Channels are
+/// needs them, and converts on two threads: two blocks of time at a time (`BlockResampler`), or
+/// the channels in two groups (`ChannelSplitResampler`), as the engine's `parallelism` says. Channels are
 /// mapped with a `ChannelMatrix` (the standard one for the two counts unless one is given),
 /// before resampling when that leaves fewer channels to resample, after it otherwise.
 ///
@@ -26,7 +27,7 @@ public final class FormatConverterNode: AudioNode {
     public private(set) var matrix: ChannelMatrix?
     private var ratio = 1.0
     private var mixBeforeResampling = true
-    private var blockResampler: BlockResampler?
+    private var blockResampler: (any StreamResampler)?
     private var pulled: AudioBufferStorage?
     private var mixed: AudioBufferStorage?
     private var resampled: AudioBufferStorage?
@@ -106,7 +107,7 @@ public final class FormatConverterNode: AudioNode {
         let configuration = resamplerConfiguration(input: input, output: output)
         if mixBeforeResampling, matrix != nil { mixed = AudioBufferStorage(channelCount: configuration.channelCount, capacity: block) }
         if !mixBeforeResampling { resampled = AudioBufferStorage(channelCount: configuration.channelCount, capacity: block) }
-        blockResampler = try BlockResampler(kind: resampler, configuration: configuration, pullFrames: block)
+        blockResampler = try makeStreamResampler(kind: resampler, configuration: configuration, pullFrames: block)
     }
 
     /// Starts the conversion again from the first input frame, with empty filters.

@@ -1,0 +1,144 @@
+/// libsoxr (the SoX Resampler library, the engine inside `sox rate`) as a resampler engine:
+/// one soxr stream, linear phase, single-threaded.
+///
+/// soxr trims its own filter delay, so output starts at input time 0; at the end of input it
+/// flushes the tail (`soxr_process` with no input), held to the exact length, or padded with
+/// zeros should its flush fall short. soxr processes each channel on its own, so a stream's cost
+/// grows with its channels: the converter node parallelizes it by channels (`Parallelism.channels`).
+/// Planar frames go through scratch buffers made at init, `scratchFrames` at a time.
+final class SoxrEngine: ResamplerEngine {
+    /// The engine's registration: its name, qualities and factory.
+    static let kind = ResamplerEngineKind(
+        name: "soxr",
+        summary: "the SoX Resampler library: linear-phase band-limited filters (very high, high, medium quality) and quick cubic interpolation",
+        qualities: recipes.map(\.quality),
+        parallelism: .channels,
+        check: { _ in nil },
+        make: { configuration throws(ResamplerError) in try SoxrEngine(configuration) }
+    )
+
+    /// aurender's levels and soxr's recipes, best first: very high (28-bit), high (20-bit),
+    /// medium (16-bit with medium roll-off), quick (cubic interpolation).
+    static let recipes: [(quality: ResamplerQuality, recipe: UInt)] = [
+        (.best, LibSoxr.veryHigh),
+        (.high, LibSoxr.high),
+        (.medium, LibSoxr.medium),
+        (.fastest, LibSoxr.quick),
+    ]
+
+    /// The soxr recipe for `quality`, the nearest level soxr has.
+    static func recipe(for quality: ResamplerQuality) -> UInt? {
+        quality.nearest(among: recipes.map(\.quality)).flatMap { level in recipes.first { $0.quality == level }?.recipe }
+    }
+
+    /// Frames per pass through the planar scratch buffers.
+    static let scratchFrames = 1024
+
+    let configuration: ResamplerConfiguration
+    /// 256 input frames at ratios of 1 and above, 256 / ratio below: measured, soxr's very-high
+    /// filter reaches at most about 146 frames either side of a sample (scaled by the ratio when
+    /// it lowers its cutoff), so this bounds every recipe.
+    let latency: Int
+    private let state: LibSoxr.State
+    private let channelCount: Int
+    private var consumed = 0
+    private var produced = 0
+    private let scratchInput: UnsafeMutablePointer<Float>
+    private let scratchOutput: UnsafeMutablePointer<Float>
+
+    private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
+        guard let recipe = Self.recipe(for: configuration.quality) else {
+            throw .unsupportedQuality(engine: Self.kind.name, quality: configuration.quality, offered: Self.kind.qualities)
+        }
+        let (state, error) = LibSoxr.create(inputRate: configuration.inputRate, outputRate: configuration.outputRate,
+                                            channels: configuration.channelCount, recipe: recipe)
+        guard let state, error == nil else {
+            if let state { LibSoxr.delete(state) }
+            throw .library(engine: Self.kind.name, message: error ?? "could not create a resampler")
+        }
+        self.configuration = configuration
+        self.state = state
+        channelCount = configuration.channelCount
+        latency = Int((256 / min(configuration.ratio, 1)).rounded(.up))
+        scratchInput = .allocate(capacity: Self.scratchFrames * channelCount)
+        scratchOutput = .allocate(capacity: Self.scratchFrames * channelCount)
+    }
+
+    deinit {
+        LibSoxr.delete(state)
+        scratchInput.deallocate()
+        scratchOutput.deallocate()
+    }
+
+    func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
+                 endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        switch (input, output) {
+        case (.interleaved(let source), .interleaved(let destination)):
+            return try processInterleaved(source, inputFrames: inputFrames, into: destination, outputCapacity: outputCapacity,
+                                          endOfInput: endOfInput)
+        default:
+            return try processThroughScratch(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity,
+                                             endOfInput: endOfInput)
+        }
+    }
+
+    func reset() {
+        _ = LibSoxr.clear(state)
+        consumed = 0
+        produced = 0
+    }
+
+    /// One `soxr_process` call: input while there is some, else (after the end) the flush,
+    /// held to the exact length.
+    private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+                                    outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        var capacity = outputCapacity
+        if endOfInput {
+            let remaining = configuration.outputFrames(forInputFrames: consumed + inputFrames) - produced
+            guard remaining > 0 else {
+                consumed += inputFrames
+                return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
+            }
+            capacity = min(capacity, remaining)
+        }
+        let flushing = endOfInput && inputFrames == 0
+        let step = LibSoxr.process(state, input: flushing ? nil : input, inputFrames: inputFrames, output: output,
+                                   outputCapacity: capacity)
+        if let error = step.error { throw .library(engine: Self.kind.name, message: error) }
+        var generated = step.generated
+        if flushing, generated == 0 {
+            output.update(repeating: 0, count: capacity * channelCount)
+            generated = capacity
+        }
+        consumed += step.used
+        produced += generated
+        return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
+    }
+
+    /// Planar frames, interleaved into scratch for soxr and back: one scratch's worth.
+    private func processThroughScratch(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput,
+                                       outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        let frames = min(inputFrames, Self.scratchFrames)
+        let source: UnsafePointer<Float>
+        switch input {
+        case .interleaved(let samples):
+            source = samples
+        case .planar(let channels):
+            for channel in 0..<channelCount {
+                for frame in 0..<frames { scratchInput[frame * channelCount + channel] = channels[channel][frame] }
+            }
+            source = UnsafePointer(scratchInput)
+        }
+        let capacity = min(outputCapacity, Self.scratchFrames)
+        let destination: UnsafeMutablePointer<Float>
+        if case .interleaved(let samples) = output { destination = samples } else { destination = scratchOutput }
+        let progress = try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity,
+                                              endOfInput: endOfInput && frames == inputFrames)
+        if case .planar(let channels) = output {
+            for channel in 0..<channelCount {
+                for frame in 0..<progress.framesProduced { channels[channel][frame] = scratchOutput[frame * channelCount + channel] }
+            }
+        }
+        return progress
+    }
+}
