@@ -17,6 +17,11 @@ typedef struct {
     uint32_t next;      ///< the lane of the next sample
 } aurender_dither_state;
 
+/// With a non-zero argument, holds every kernel to the baseline instruction set (SSE2 on
+/// x86-64) instead of the widest the processor has (AVX2), so tests can compare the paths;
+/// every path gives identical results.
+void aurender_kernels_use_baseline(int enabled);
+
 /// A dither state from a seed; equal seeds give equal noise.
 aurender_dither_state aurender_dither_seeded(uint64_t seed);
 
