@@ -6,36 +6,17 @@
 // and the widest the processor has is chosen at run time; both give identical results, since
 // every operation is exactly rounded and lanes never mix (no reassociation, no contraction).
 #include "AudioKernels.h"
-#include <stdatomic.h>
 #include <string.h>
 
-#pragma STDC FP_CONTRACT OFF
-
-#define INLINE static inline __attribute__((always_inline))
-
-#if defined(__x86_64__) && defined(__clang__)
-#define WIDE_TARGET __attribute__((target("avx2")))
-#define HAS_WIDE_TARGET 1
-#else
-#define HAS_WIDE_TARGET 0
-#endif
+#include "KernelDispatch.h"
 
 /// Frames per pass of a loop that counts in 32 bits: far below overflow for any channel count.
 enum { COUNT_CHUNK = 1 << 20, NOISE_BLOCK = 2048, SQUARES_BLOCK = 4096, SQUARES_LANES = 8 };
 
-static atomic_int baseline_only;
+atomic_int aurender_kernels_baseline_only;
 
 void aurender_kernels_use_baseline(int enabled) {
-    atomic_store_explicit(&baseline_only, enabled != 0, memory_order_relaxed);
-}
-
-/// Whether this call may use the AVX2 instances.
-static inline int use_wide(void) {
-#if HAS_WIDE_TARGET
-    return !atomic_load_explicit(&baseline_only, memory_order_relaxed) && __builtin_cpu_supports("avx2");
-#else
-    return 0;
-#endif
+    atomic_store_explicit(&aurender_kernels_baseline_only, enabled != 0, memory_order_relaxed);
 }
 
 /// The bits of |x|: for finite values they order as the magnitudes do, as signed integers.
@@ -214,17 +195,6 @@ INLINE void fill_noise(aurender_dither_state *state, float *restrict noise, long
         }                                                                                                 \
     }                                                                                                     \
     stats->peak_bits = c.peak;
-
-/// Declares a kernel's baseline instance, its AVX2 instance where there is one, and the public
-/// function that chooses between them; `ARGS` passes the parameters on, the rest is the body.
-#if HAS_WIDE_TARGET
-#define KERNEL(RESULT, NAME, PARAMETERS, ARGS, ...)                                                       \
-    static RESULT NAME##_baseline PARAMETERS { __VA_ARGS__ }                                              \
-    WIDE_TARGET static RESULT NAME##_wide PARAMETERS { __VA_ARGS__ }                                      \
-    RESULT NAME PARAMETERS { return use_wide() ? NAME##_wide ARGS : NAME##_baseline ARGS; }
-#else
-#define KERNEL(RESULT, NAME, PARAMETERS, ARGS, ...) RESULT NAME PARAMETERS { __VA_ARGS__ }
-#endif
 
 KERNEL(void, aurender_quantize_s16,
        (const float *const *channels, int channel_count, long frames, int bits, int16_t *out,
