@@ -12,7 +12,7 @@ typedef struct {
     pair b0, c1, c2, a1, a2, z1, z2;
 } section;
 
-/// `COUNT` sections over the frames; with `COUNT` constant the state stays in registers.
+/// `count` sections over the frames; inlined with a constant `count`, the state stays in registers.
 INLINE void run_sections(float *left, float *right, long frames, section *restrict sections, int count) {
     pair z1[AURENDER_BIQUAD_UNROLLED], z2[AURENDER_BIQUAD_UNROLLED];
     for (int i = 0; i < count; i++) z1[i] = sections[i].z1, z2[i] = sections[i].z2;

@@ -6,9 +6,8 @@
 // and the widest the processor has is chosen at run time; both give identical results, since
 // every operation is exactly rounded and lanes never mix (no reassociation, no contraction).
 #include "AudioKernels.h"
-#include <string.h>
-
 #include "KernelDispatch.h"
+#include <string.h>
 
 /// Frames per pass of a loop that counts in 32 bits: far below overflow for any channel count.
 enum { COUNT_CHUNK = 1 << 20, NOISE_BLOCK = 2048, SQUARES_BLOCK = 4096, SQUARES_LANES = 8 };
@@ -30,12 +29,6 @@ INLINE int32_t magnitude_bits(float x) {
 typedef struct {
     int32_t overs, non_finite, peak;
 } counts;
-
-INLINE void add_counts(aurender_clip_stats *stats, counts c) {
-    stats->overs += c.overs;
-    stats->non_finite += c.non_finite;
-    stats->peak_bits = c.peak > stats->peak_bits ? c.peak : stats->peak_bits;
-}
 
 /// Notes a sample's finiteness and magnitude; returns whether it is finite (0 or 1).
 INLINE int32_t inspect(float x, counts *c) {
@@ -173,13 +166,13 @@ INLINE void fill_noise(aurender_dither_state *state, float *restrict noise, long
 /// A public quantizer's body: the buffer in chunks the 32-bit counts cannot overflow in, or,
 /// with dither, in blocks of noise drawn in interleaved order.
 #define QUANTIZE_BODY(LOOPS)                                                                              \
-    counts c = {0, 0, stats->peak_bits};                                                                  \
+    int32_t peak = stats->peak_bits;                                                                      \
     if (!dither) {                                                                                        \
         for (long first = 0; first < frames; first += COUNT_CHUNK) {                                      \
             long count = frames - first < COUNT_CHUNK ? frames - first : COUNT_CHUNK;                     \
-            counts k = {0, 0, c.peak};                                                                    \
+            counts k = {0, 0, peak};                                                                      \
             LOOPS(channels, channel_count, first, count, bits, out, NULL, 0, &k);                         \
-            c.peak = k.peak;                                                                              \
+            peak = k.peak;                                                                                \
             stats->overs += k.overs, stats->non_finite += k.non_finite;                                   \
         }                                                                                                 \
     } else {                                                                                              \
@@ -188,13 +181,13 @@ INLINE void fill_noise(aurender_dither_state *state, float *restrict noise, long
         for (long first = 0; first < frames; first += step) {                                             \
             long count = frames - first < step ? frames - first : step;                                   \
             fill_noise(dither, noise, count * channel_count);                                             \
-            counts k = {0, 0, c.peak};                                                                    \
+            counts k = {0, 0, peak};                                                                      \
             LOOPS(channels, channel_count, first, count, bits, out, noise, 1, &k);                        \
-            c.peak = k.peak;                                                                              \
+            peak = k.peak;                                                                                \
             stats->overs += k.overs, stats->non_finite += k.non_finite;                                   \
         }                                                                                                 \
     }                                                                                                     \
-    stats->peak_bits = c.peak;
+    stats->peak_bits = peak;
 
 KERNEL(void, aurender_quantize_s16,
        (const float *const *channels, int channel_count, long frames, int bits, int16_t *out,
