@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [passthrough|eq|resample|resample-quality|mix|memory|batch|all]   (default: all). Figures print as tables;
-# compare the ratios, not the absolute times: these machines are noisy.
+# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|all]   (default: all).
+# Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
+# (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-all}
 
 need=()
-for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg hyperfine:hyperfine /usr/bin/time:time; do
+for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg hyperfine:hyperfine /usr/bin/time:time valgrind:valgrind; do
     command -v "${tool%%:*}" >/dev/null || need+=("${tool##*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -42,6 +43,51 @@ for band in 32:5.5 64:4.5 125:3.5 250:2.5 500:1.25; do
     bass_booster_ffmpeg+="${bass_booster_ffmpeg:+,}equalizer=f=${band%%:*}:t=q:w=1.414:g=${band##*:}"
     bass_booster_sox+=" equalizer ${band%%:*} 1.414q ${band##*:}"
 done
+
+# The release build's file-edge kernels must hold packed SIMD instructions (SSE2 `...ps`/`p...`
+# on xmm, AVX2 on ymm, NEON on v registers); then a C check, built as the package builds the
+# kernels, compares their baseline and widest paths on awkward data, bit for bit.
+kernels() {
+    echo "## File-edge kernels in the release build (packed instructions in each)"
+    local failed=0 kernel count
+    for kernel in aurender_quantize_s16 aurender_quantize_s32 aurender_interleave_float aurender_deinterleave_s16 \
+                  aurender_quantize_s16_wide aurender_quantize_s32_wide; do
+        count=$(objdump -d --no-show-raw-insn "$aurender" | awk "/<$kernel>:/,/^\$/" \
+            | grep -cE '\b(v?(add|sub|mul|min|max|cmp[a-z]*|and|andn|or|xor)p[sd]|v?p(add|sub|and|or|xor|cmp[a-z]+|max|min|sll|srl|sra|shuf|unpck|pack)[a-z]*|(fadd|fmul|fmin|fmax|fcm[a-z]+|add|cmgt|smax) v[0-9]+\.[0-9]+[sd])\b' || true)
+        case $kernel in *_wide) [ "$(uname -m)" = x86_64 ] || continue ;; esac
+        echo "$kernel: $count packed instructions"
+        [ "$count" -ge 16 ] || { echo "  FAIL: $kernel is scalar code" >&2; failed=1; }
+    done
+    cc=$(command -v clang || echo cc)
+    $cc -O2 -I Sources/CAudioKernels/include bench/kernel-paths.c Sources/CAudioKernels/SampleKernels.c -o "$work/kernel-paths"
+    "$work/kernel-paths" || failed=1
+    return $failed
+}
+
+# Instructions per frame (callgrind, on a stripped copy: valgrind cannot read the debug information)
+# on a 1-minute stereo 44.1 kHz 16-bit file, with sndfile-convert as the floor.
+instructions() {
+    local input frames stripped=$work/aurender-stripped a b
+    input=$(make_input 1)
+    b=$(make_input 1 second)
+    frames=$(soxi -s "$input")
+    strip -o "$stripped" "$aurender"
+    echo "## Instructions per frame, 1-minute stereo 44.1 kHz 16-bit WAV ($frames frames; callgrind)"
+    echo "| command | instructions | per frame |"
+    echo "|---|---|---|"
+    count() {
+        local label=$1 refs
+        shift
+        refs=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
+        awk -v l="$label" -v r="$refs" -v f="$frames" 'BEGIN { printf "| `%s` | %.1f M | %.1f |\n", l, r / 1e6, r / f }'
+    }
+    count "sndfile-convert in.wav out.wav" sndfile-convert "$input" "$work/sf1.wav"
+    count "aurender in.wav out.wav" "$stripped" "$input" "$work/au1.wav"
+    cmp -s "$work/sf1.wav" "$work/au1.wav" || echo "FAIL: the pass-through differs from sndfile-convert's output" >&2
+    count "aurender --eq 'Bass Booster' in.wav out.wav" "$stripped" --eq "Bass Booster" "$input" "$work/au1.wav"
+    count "aurender mix a.wav b.wav@eq=bass-booster -o out.wav" "$stripped" mix "$input" "$b@eq=bass-booster" -o "$work/mix1.wav"
+    count "aurender --rate 48000 in.wav out.wav" "$stripped" --rate 48000 "$input" "$work/au48-1.wav"
+}
 
 passthrough() {
     local input
@@ -159,6 +205,8 @@ batch() {
 }
 
 case $which in
+    kernels) kernels ;;
+    instructions) instructions ;;
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
@@ -166,6 +214,6 @@ case $which in
     mix) mix ;;
     memory) memory ;;
     batch) batch ;;
-    all) passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch ;;
-    *) echo "usage: bench/run.sh [passthrough|eq|resample|resample-quality|mix|memory|batch|all]" >&2; exit 64 ;;
+    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|all]" >&2; exit 64 ;;
 esac

@@ -48,9 +48,18 @@ public struct TPDFDither: Sendable {
 /// Kernels that move samples between the graph's canonical buffers and the interleaved
 /// forms files use. Interleaved floats are in [-1, 1); integers are left-justified.
 ///
-/// The loops are in C (`CAudioKernels`), written so the compiler vectorizes them; these are
-/// their typed Swift faces.
+/// The loops are in C (`CAudioKernels`), written so the compiler vectorizes them, with an AVX2
+/// instance chosen at run time on x86-64 processors that have it; these are their typed Swift faces.
 public enum SampleConversion {
+    /// Runs `body` with the kernels held to the baseline instruction set (SSE2 on x86-64): every
+    /// instruction set must give identical results, and this is how that is checked. Not for
+    /// concurrent use with another such call.
+    public static func withBaselineInstructions<T>(_ body: () throws -> T) rethrows -> T {
+        aurender_kernels_use_baseline(1)
+        defer { aurender_kernels_use_baseline(0) }
+        return try body()
+    }
+
     /// The sum of the squares of the first `frames` frames of every channel (non-finite
     /// samples count as 0): what an RMS level is made of.
     public static func sumOfSquares(_ buffers: AudioBufferList, frames: Int) -> Double {

@@ -115,11 +115,12 @@ enum OutputRendering {
     }
 
     /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
-    /// only on success; returns the frames written and what clipped. The graph's scheduled
+    /// only on success; returns the frames written, what clipped and, when the settings ask for
+    /// the level, the sum of the squares of every sample. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, dither: TPDFDither?,
-                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double) {
+                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?) {
         let destination: OutputFile
         do { destination = try OutputFile(destination: output) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
@@ -128,7 +129,7 @@ enum OutputRendering {
                 file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path, container: type,
                                                               encoding: encoding, sampleRate: Int(format.sampleRate),
                                                               channelCount: format.channelCount),
-                dither: dither)
+                dither: dither, measuringLevel: options.measuresLevel)
         } catch {
             destination.discard()
             throw RenderError.output(error)

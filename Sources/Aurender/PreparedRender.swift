@@ -63,6 +63,6 @@ struct PreparedRender {
                                                 dither: dither, settings: settings)
         return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                  frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
-                                 rms: RenderJob.Summary.rms(written.sumOfSquares, frames: written.frames, channels: format.channelCount))
+                                 rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
     }
 }

@@ -59,8 +59,9 @@ public struct RenderJob {
         public var dither: TPDFDither?
         /// The output's rate and channels.
         public var outputFormat: StreamFormat
-        /// The RMS level of everything written (1.0 is full scale), before quantization.
-        public var rms: Double
+        /// The RMS level of everything written (1.0 is full scale), before quantization; nil
+        /// unless the settings asked for it (`RenderSettings.measuresLevel`).
+        public var rms: Double?
         /// What loudness normalization measured and applied, when asked for.
         public var normalization: LoudnessNormalization.Outcome?
     }

@@ -88,7 +88,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
         frames = summary.frames
         durationSeconds = Double(summary.frames) / summary.outputFormat.sampleRate
         peakDBFS = decibels(Double(summary.clipCount.peak))
-        rmsDBFS = decibels(summary.rms)
+        rmsDBFS = summary.rms.flatMap(decibels)
         clippedSamples = summary.clipCount.overs
         nonFiniteSamples = summary.clipCount.nonFinite
         renderSeconds = (seconds * 10000).rounded() / 10000

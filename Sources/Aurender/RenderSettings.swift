@@ -19,6 +19,9 @@ public struct RenderSettings {
     public var framesPerSlice = Graph.defaultMaximumFramesPerSlice
     /// What to do when samples had to be clipped to fit an integer output.
     public var clipPolicy = RenderJob.ClipPolicy.warn
+    /// Whether to measure the output's RMS level (`RenderJob.Summary.rms`), for a report; off,
+    /// the render spends nothing on it. Clipping is counted either way.
+    public var measuresLevel = false
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

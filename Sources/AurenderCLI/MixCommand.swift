@@ -81,6 +81,7 @@ struct MixCommand: ParsableCommand {
         conversion.apply(to: &options.finishing)
         options.settings.clipPolicy = onClip
         conversion.apply(to: &options.settings)
+        reporting.apply(to: &options.settings)
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment

@@ -127,6 +127,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         job.options.settings.framesPerSlice = framesPerSlice
         job.options.settings.clipPolicy = onClip
         conversion.apply(to: &job.options.settings)
+        reporting.apply(to: &job.options.settings)
         let opened = job
         job.options.channelMatrix = try conversion.channelMatrix { try opened.inputFormat().channelCount }
         return job
@@ -152,6 +153,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         settings.framesPerSlice = framesPerSlice
         settings.clipPolicy = onClip
         conversion.apply(to: &settings)
+        reporting.apply(to: &settings)
         let job: GraphJob
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."

@@ -10,6 +10,11 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Print the JSON report on standard output.")
     var json = false
 
+    /// Asks the render for the levels a report shows, when one is asked for.
+    func apply(to settings: inout RenderSettings) {
+        settings.measuresLevel = json || report != nil
+    }
+
     /// Prints and writes `report` as asked; the file is written atomically.
     func emit<Report: Encodable>(_ report: Report) throws {
         guard json || self.report != nil else { return }

@@ -1,4 +1,5 @@
 import AudioGraph
+import CAudioKernels
 
 /// A chain of biquad sections run over every channel of a slice, in place, with its state
 /// carried from slice to slice: the filter loop of the EQ, in one place.
@@ -7,6 +8,8 @@ import AudioGraph
 /// register, and each frame goes through every active section before the next frame, so
 /// each section's recurrence overlaps the others'. The active sections are packed together,
 /// coefficients next to state, so the inner loop walks one pointer. Memory is allocated once.
+/// The loop is C (`aurender_biquad_pairs`), with an AVX2 instance whose three-operand
+/// instructions need no register copies; every instance computes the same bits.
 ///
 /// The transposed direct form II is rearranged so that the state feeds back through one
 /// multiplication instead of three operations:
@@ -34,7 +37,7 @@ public final class BiquadCascade {
     public private(set) var activeCount = 0
 
     /// One active section for one channel pair: the rearranged coefficients splatted across
-    /// both lanes, and the state (z1, z2).
+    /// both lanes, and the state (z1, z2); the layout `aurender_biquad_pairs` reads.
     private struct Slot {
         var b0, c1, c2, a1, a2, z1, z2: SIMD2<Double>
 
@@ -127,52 +130,7 @@ public final class BiquadCascade {
             let left = buffers[2 * pair] + offset
             // An odd last channel runs in both lanes; only the first is stored.
             let right = 2 * pair + 1 < channelCount ? buffers[2 * pair + 1] + offset : left
-            let pairSlots = slots + pair * sectionCapacity
-            // A constant count lets the compiler unroll the section loop: about 20% faster.
-            switch activeCount {
-            case 1: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 1)
-            case 2: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 2)
-            case 3: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 3)
-            case 4: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 4)
-            case 5: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 5)
-            case 6: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 6)
-            case 7: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 7)
-            case 8: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 8)
-            case 9: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 9)
-            case 10: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: 10)
-            default: Self.processPair(left: left, right: right, frames: frames, slots: pairSlots, count: activeCount)
-            }
-        }
-    }
-
-    /// Runs `count` sections over a pair of channels. The state is copied to a small stack
-    /// buffer for the loop, which the compiler keeps in registers once `count` is constant.
-    @inline(__always)
-    private static func processPair(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
-                                    slots: UnsafeMutablePointer<Slot>, count: Int) {
-        withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 2 * count) { buffer in
-            let z = buffer.baseAddress!
-            for index in 0..<count {
-                z[2 * index] = slots[index].z1
-                z[2 * index + 1] = slots[index].z2
-            }
-            for frame in 0..<frames {
-                var x = SIMD2<Double>(Double(left[frame]), Double(right[frame]))
-                for index in 0..<count {
-                    let s = slots + index
-                    let z1 = z[2 * index]
-                    let y = s.pointee.b0 * x + z1
-                    z[2 * index] = s.pointee.c1 * x + z[2 * index + 1] - s.pointee.a1 * z1
-                    z[2 * index + 1] = s.pointee.c2 * x - s.pointee.a2 * z1
-                    x = y
-                }
-                right[frame] = Float(x.y)
-                left[frame] = Float(x.x)
-            }
-            for index in 0..<count {
-                slots[index].z1 = z[2 * index]
-                slots[index].z2 = z[2 * index + 1]
-            }
+            aurender_biquad_pairs(left, right, frames, slots + pair * sectionCapacity, Int32(activeCount))
         }
     }
 }

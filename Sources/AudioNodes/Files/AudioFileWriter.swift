@@ -15,8 +15,9 @@ public final class AudioFileWriter {
     public private(set) var clipCount = ClipCount()
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
-    /// The sum of the squares of every sample written (before quantization), for the RMS level.
-    public private(set) var sumOfSquares: Double = 0
+    /// The sum of the squares of every sample written (before quantization), for the RMS level;
+    /// nil unless the writer was made measuring the level.
+    public private(set) var sumOfSquares: Double?
     /// The dither added when quantizing, if any; its state advances with every sample.
     public private(set) var dither: TPDFDither?
     private let integerBits: Int?
@@ -26,16 +27,17 @@ public final class AudioFileWriter {
     private let destination: OutputFile?
 
     /// A writer for `file`, taking slices of at most `maximumFrames` frames; `dither` applies
-    /// to integer encodings only.
-    public convenience init(file: any AudioEncoder, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil) {
-        self.init(file: file, destination: nil, maximumFrames: maximumFrames, dither: dither)
+    /// to integer encodings only; `measuringLevel` adds up `sumOfSquares`.
+    public convenience init(file: any AudioEncoder, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil,
+                            measuringLevel: Bool = false) {
+        self.init(file: file, destination: nil, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel)
     }
 
     /// A writer of `encoding` in `container` at `format`'s rate and channels to `path` (`-` is
     /// standard output), through a temporary file that `finish()` renames into place.
     public convenience init(path: String, container: AudioContainer, encoding: AudioEncoding, format: StreamFormat,
                             registry: FormatRegistry = .standard, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice,
-                            dither: TPDFDither? = nil) throws(AudioFormatError) {
+                            dither: TPDFDither? = nil, measuringLevel: Bool = false) throws(AudioFormatError) {
         let destination = try OutputFile(path: path)
         let encoder: any AudioEncoder
         do {
@@ -45,11 +47,12 @@ public final class AudioFileWriter {
             destination.discard()
             throw error
         }
-        self.init(file: encoder, destination: destination, maximumFrames: maximumFrames, dither: dither)
+        self.init(file: encoder, destination: destination, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel)
     }
 
-    private init(file: any AudioEncoder, destination: OutputFile?, maximumFrames: Int, dither: TPDFDither?) {
+    private init(file: any AudioEncoder, destination: OutputFile?, maximumFrames: Int, dither: TPDFDither?, measuringLevel: Bool) {
         self.destination = destination
+        sumOfSquares = measuringLevel ? 0 : nil
         self.file = file
         self.dither = file.encoding.integerBits == nil ? nil : dither
         integerBits = file.encoding.integerBits
@@ -76,7 +79,7 @@ public final class AudioFileWriter {
             clipCount += SampleConversion.interleave(buffers, frames: frames, into: floats)
             try file.write(floats, frames: frames)
         }
-        sumOfSquares += SampleConversion.sumOfSquares(buffers, frames: frames)
+        if let sum = sumOfSquares { sumOfSquares = sum + SampleConversion.sumOfSquares(buffers, frames: frames) }
         framesWritten += Int64(frames)
     }
 

@@ -26,9 +26,10 @@ public final class ThreadedFileWriter {
     }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
-    /// applies to integer encodings only.
-    public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil) {
-        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither)
+    /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`.
+    public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil,
+                measuringLevel: Bool = false) {
+        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring
@@ -56,8 +57,8 @@ public final class ThreadedFileWriter {
     public var clipCount: ClipCount { writer.clipCount }
     /// Frames written; complete after `finish()`.
     public var framesWritten: Int64 { writer.framesWritten }
-    /// The sum of the squares of every sample written; complete after `finish()`.
-    public var sumOfSquares: Double { writer.sumOfSquares }
+    /// The sum of the squares of every sample written, when measuring the level; complete after `finish()`.
+    public var sumOfSquares: Double? { writer.sumOfSquares }
 
     /// Queues the first `frames` frames of `buffers`, which has the file's channel count.
     /// Throws the worker's failure, if it has met one.

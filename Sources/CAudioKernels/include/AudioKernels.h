@@ -17,6 +17,11 @@ typedef struct {
     uint32_t next;      ///< the lane of the next sample
 } aurender_dither_state;
 
+/// With a non-zero argument, holds every kernel to the baseline instruction set (SSE2 on
+/// x86-64) instead of the widest the processor has (AVX2), so tests can compare the paths;
+/// every path gives identical results.
+void aurender_kernels_use_baseline(int enabled);
+
 /// A dither state from a seed; equal seeds give equal noise.
 aurender_dither_state aurender_dither_seeded(uint64_t seed);
 
@@ -44,5 +49,15 @@ void aurender_deinterleave_s16(const int16_t *in, int channel_count, long frames
 
 /// Splits interleaved floats into one buffer per channel.
 void aurender_deinterleave_float(const float *in, int channel_count, long frames, float *const *channels);
+
+/// Sections a cascade runs with its state in registers; longer cascades run in batches.
+#define AURENDER_BIQUAD_UNROLLED 10
+
+/// Runs `count` biquad sections in series over `frames` frames of two channels in place (an
+/// odd channel may be passed as both; the left result is kept). `sections` holds, per section,
+/// seven pairs of Doubles (one per channel, 16-byte aligned): b0, b1 - a1 b0, b2 - a2 b0, a1, a2,
+/// then the state z1 and z2, which is updated. Per frame and section:
+/// y = b0 x + z1; z1 = (b1 - a1 b0) x + z2 - a1 z1; z2 = (b2 - a2 b0) x - a2 z1.
+void aurender_biquad_pairs(float *left, float *right, long frames, void *sections, int count);
 
 #endif
