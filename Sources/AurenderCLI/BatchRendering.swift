@@ -74,7 +74,7 @@ extension RenderCommand {
             case .skipped:
                 report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
             case .failed(let error):
-                let (message, status) = CommandHints.render.failure(error, subject: item.input)
+                let (message, status) = hints.failure(error, subject: item.input)
                 printError(message)
                 report.failed.append(BatchReport.NotRendered(input: item.input, output: item.output, error: message, exitStatus: status.rawValue))
             }
@@ -111,6 +111,6 @@ extension RenderCommand {
         let started = RenderReport.now()
         let summary = try job.run()
         return BatchRendered(report: report(job, summary: summary, seconds: RenderReport.now() - started, preset: preset),
-                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: .render))
+                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: hints))
     }
 }

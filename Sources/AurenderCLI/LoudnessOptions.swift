@@ -24,34 +24,61 @@ struct LoudnessOptions: ParsableArguments {
 
 extension LoudnessNormalization.OverCeiling: ExpressibleByArgument {}
 
-/// The unit a level is written in on the command line.
+/// The unit a level is written in on the command line, and the values it allows.
 protocol LevelUnit {
     static var name: String { get }
     static var range: ClosedRange<Double> { get }
+    /// The unit suffixes that mean this kind of level (lowercased): a loudness target written
+    /// in dB is a mistake, a peak written in dB is not.
+    static var suffixes: Set<String> { get }
 }
 
 /// Loudness units relative to full scale.
 enum LUFSUnit: LevelUnit {
     static let name = "LUFS"
     static let range = -70.0...0.0
+    static let suffixes: Set<String> = ["lufs"]
 }
 
 /// Decibels of true peak.
 enum DBTPUnit: LevelUnit {
     static let name = "dBTP"
     static let range = -30.0...0.0
+    static let suffixes: Set<String> = ["dbtp", "db"]
 }
 
-/// A level on the command line, with or without its unit: `-14LUFS`, `-14`, `-1dBTP`.
+/// A gain in decibels, as the catalogued gain node takes it.
+enum GainUnit: LevelUnit {
+    static let name = "dB"
+    static let range = -96.0...96.0
+    static let suffixes: Set<String> = ["db"]
+}
+
+/// A mixer's volume in decibels.
+enum VolumeUnit: LevelUnit {
+    static let name = "dB"
+    static let range = -96.0...24.0
+    static let suffixes: Set<String> = ["db"]
+}
+
+/// A sample level in decibels relative to full scale.
+enum DBFSUnit: LevelUnit {
+    static let name = "dBFS"
+    static let range = -400.0...0.0
+    static let suffixes: Set<String> = ["dbfs", "db"]
+}
+
+/// A level on the command line, with or without a unit, in the library's syntax
+/// (`ValueSyntax.level`): `-14LUFS`, `-14`, `-1dBTP`, `-6dB`, `-90dBFS`.
 struct LevelArgument<Unit: LevelUnit>: ExpressibleByArgument {
     let value: Double
 
     init(value: Double) { self.value = value }
 
     init?(argument: String) {
-        var text = argument.filter { $0 != " " }
-        if text.lowercased().hasSuffix(Unit.name.lowercased()) { text.removeLast(Unit.name.count) }
-        guard let value = Double(text), Unit.range.contains(value) else { return nil }
+        let written = argument.lowercased()
+        if let suffix = ValueSyntax.levelSuffixes.first(where: { written.hasSuffix($0) }), !Unit.suffixes.contains(suffix) { return nil }
+        guard let value = ValueSyntax.level(argument), Unit.range.contains(value) else { return nil }
         self.value = value
     }
 
