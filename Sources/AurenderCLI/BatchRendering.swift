@@ -97,7 +97,7 @@ extension RenderCommand {
             guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
             total += Double(frames) / file.format.sampleRate
         }
-        return total * (loudness.normalize == nil ? 1 : 2)
+        return total * (loudness.normalization == nil ? 1 : 2)
     }
 
     /// Renders one item as a single render would, counting its progress on the display.

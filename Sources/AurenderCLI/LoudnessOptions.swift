@@ -8,9 +8,22 @@ struct LoudnessOptions: ParsableArguments {
                                valueName: "LUFS"))
     var normalize: LevelArgument<LUFSUnit>?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Measure the rendered peak, then render again with the gain that brings it here: the sample peak (-1, -1dBFS) or, written in dBTP (-1dBTP), the true peak.",
+                               valueName: "dBFS|dBTP"))
+    var normalizePeak: PeakArgument?
+
     @Option(name: .customLong("true-peak"), parsing: .unconditional,
-            help: ArgumentHelp("With --normalize: the highest true peak allowed.", valueName: "dBTP"))
-    var truePeak: LevelArgument<DBTPUnit> = LevelArgument(value: -1)
+            help: ArgumentHelp("With --normalize (default -1dBTP) or a sample --normalize-peak (default: none): the highest true peak allowed.",
+                               valueName: "dBTP"))
+    var truePeak: LevelArgument<DBTPUnit>?
+
+    func validate() throws {
+        if normalize != nil, normalizePeak != nil { throw ValidationError("give --normalize or --normalize-peak, not both") }
+        if truePeak != nil, normalizePeak?.measure == .truePeak {
+            throw ValidationError("--true-peak is a ceiling; with a true-peak target (--normalize-peak in dBTP) the target is the ceiling")
+        }
+    }
 
     @Option(help: ArgumentHelp("With --normalize, when the gain would put the true peak over the ceiling: refuse (write nothing, exit 3) or lower (use the largest gain that fits).",
                                valueName: "policy"))
@@ -18,11 +31,38 @@ struct LoudnessOptions: ParsableArguments {
 
     /// The normalization asked for, if any.
     var normalization: LoudnessNormalization? {
-        normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak.value, overCeiling: overCeiling) }
+        if let normalizePeak {
+            return LoudnessNormalization(target: normalizePeak.value, measure: normalizePeak.measure,
+                                         truePeakCeiling: truePeak?.value ?? .infinity, overCeiling: overCeiling)
+        }
+        return normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak?.value ?? -1, overCeiling: overCeiling) }
     }
 }
 
 extension LoudnessNormalization.OverCeiling: ExpressibleByArgument {}
+
+/// A peak target: in dBFS (or no unit) the sample peak, in dBTP the true peak.
+struct PeakArgument: ExpressibleByArgument {
+    let value: Double
+    let measure: LoudnessNormalization.Measure
+
+    init?(argument: String) {
+        if argument.lowercased().hasSuffix("dbtp") {
+            guard let level = LevelArgument<DBTPUnit>(argument: argument) else { return nil }
+            (value, measure) = (level.value, .truePeak)
+        } else {
+            guard let level = LevelArgument<DBFSPeakUnit>(argument: argument) else { return nil }
+            (value, measure) = (level.value, .samplePeak)
+        }
+    }
+}
+
+/// A sample peak to normalize to, in dBFS.
+enum DBFSPeakUnit: LevelUnit {
+    static let name = "dBFS"
+    static let range = -60.0...0.0
+    static let suffixes: Set<String> = ["dbfs", "db"]
+}
 
 /// The unit a level is written in on the command line, and the values it allows.
 protocol LevelUnit {

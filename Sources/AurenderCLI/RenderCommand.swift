@@ -94,8 +94,8 @@ struct RenderCommand: PositionalArgumentsValidating {
                 throw ValidationError("Missing expected argument '<output>'")
             }
         }
-        if loudness.normalize != nil, batch.outputFolder == nil, output == nil {
-            throw ValidationError("--normalize applies to renders of files, not to graph files")
+        if loudness.normalization != nil, batch.outputFolder == nil, output == nil {
+            throw ValidationError("\(loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
         }
     }
 
