@@ -1,7 +1,8 @@
 import Loudness
 
-/// Loudness normalization: the gain that brings a programme's integrated loudness to a
-/// target, kept under a true-peak ceiling (`--normalize -14LUFS --true-peak -1dBTP`).
+/// Loudness or peak normalization: the gain that brings a programme's integrated loudness,
+/// sample peak or true peak to a target, kept under a true-peak ceiling
+/// (`--normalize -14LUFS --true-peak -1dBTP`, `--normalize-peak -1dBFS`).
 ///
 /// The render measures first (the whole graph's output, so an EQ's effect on loudness counts),
 /// then renders again with the gain; the sample rate is never changed to do it.
@@ -14,14 +15,38 @@ public struct LoudnessNormalization: Sendable, Equatable {
         case lower
     }
 
-    /// The integrated loudness to reach, in LUFS.
+    /// What the target is a level of.
+    public enum Measure: String, CaseIterable, Sendable {
+        /// Integrated loudness (BS.1770), in LUFS.
+        case integratedLoudness
+        /// The highest sample, in dBFS.
+        case samplePeak
+        /// The highest inter-sample peak, in dBTP.
+        case truePeak
+
+        /// The unit of a level of this measure.
+        public var unit: String {
+            switch self {
+            case .integratedLoudness: "LUFS"
+            case .samplePeak: "dBFS"
+            case .truePeak: "dBTP"
+            }
+        }
+    }
+
+    /// The level to reach, in the measure's unit.
     public var target: Double
+    /// What the target is a level of.
+    public var measure: Measure
     /// The highest true peak allowed, in dBTP.
     public var truePeakCeiling: Double
     public var overCeiling: OverCeiling
 
-    public init(target: Double, truePeakCeiling: Double = -1, overCeiling: OverCeiling = .refuse) {
+    /// Normalization to `target` of `measure`, the true peak kept under `truePeakCeiling`
+    /// (`.infinity`: no ceiling).
+    public init(target: Double, measure: Measure = .integratedLoudness, truePeakCeiling: Double = -1, overCeiling: OverCeiling = .refuse) {
         self.target = target
+        self.measure = measure
         self.truePeakCeiling = truePeakCeiling
         self.overCeiling = overCeiling
     }
@@ -30,8 +55,11 @@ public struct LoudnessNormalization: Sendable, Equatable {
     public struct Outcome: Sendable, Equatable {
         public var measured: LoudnessMeasurement
         public var gain: Double
-        /// Integrated loudness after the gain, in LUFS.
-        public var integrated: Double
+        /// Integrated loudness after the gain, in LUFS; nil when it cannot be measured (a peak
+        /// normalization of a programme too short or quiet for the gate).
+        public var integrated: Double?
+        /// Sample peak after the gain, in dBFS.
+        public var samplePeak: Double?
         /// True peak after the gain, in dBTP.
         public var truePeak: Double?
         /// Whether the gain was lowered to respect the ceiling.
@@ -40,18 +68,24 @@ public struct LoudnessNormalization: Sendable, Equatable {
 
     /// The gain for `measured` (of `path`), or the error that says why there is none.
     public func outcome(for measured: LoudnessMeasurement, path: String) throws(RenderError) -> Outcome {
-        guard let integrated = measured.integrated else { throw .silent(path: path) }
-        var gain = target - integrated, lowered = false
+        let reference: Double?
+        switch measure {
+        case .integratedLoudness: reference = measured.integrated
+        case .samplePeak: reference = measured.samplePeak
+        case .truePeak: reference = measured.truePeak
+        }
+        guard let reference else { throw measure == .integratedLoudness ? .silent(path: path) : .noPeak(path: path) }
+        var gain = target - reference, lowered = false
         if let peak = measured.truePeak, peak + gain > truePeakCeiling + 1e-9 {
             let highest = truePeakCeiling - peak
             guard overCeiling == .lower else {
-                throw .truePeakOver(path: path, target: target, gain: gain, truePeak: peak + gain, ceiling: truePeakCeiling,
-                                    reachable: integrated + highest)
+                throw .truePeakOver(path: path, target: target, unit: measure.unit, gain: gain, truePeak: peak + gain,
+                                    ceiling: truePeakCeiling, reachable: reference + highest)
             }
             gain = highest
             lowered = true
         }
-        return Outcome(measured: measured, gain: gain, integrated: integrated + gain,
-                       truePeak: measured.truePeak.map { $0 + gain }, lowered: lowered)
+        return Outcome(measured: measured, gain: gain, integrated: measured.integrated.map { $0 + gain },
+                       samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: measured.truePeak.map { $0 + gain }, lowered: lowered)
     }
 }

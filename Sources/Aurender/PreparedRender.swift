@@ -52,8 +52,9 @@ struct PreparedRender {
     /// so it says what it aims at.
     static func plannedGain(_ normalization: LoudnessNormalization?) -> GainNode? {
         normalization.map {
-            GainNode(name: "normalize", decibels: 0, purpose: "to \(RenderError.format($0.target)) LUFS, true peak under "
-                     + "\(RenderError.format($0.truePeakCeiling)) dBTP; the gain is measured when rendering")
+            GainNode(name: "normalize", decibels: 0, purpose: "to \(RenderError.format($0.target)) \($0.measure.unit)"
+                     + ($0.truePeakCeiling.isFinite && $0.measure != .truePeak ? ", true peak under \(RenderError.format($0.truePeakCeiling)) dBTP" : "")
+                     + "; the gain is measured when rendering")
         }
     }
 

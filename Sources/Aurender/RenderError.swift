@@ -24,9 +24,12 @@ public enum RenderError: Error, CustomStringConvertible {
     /// The output would have clipped and the clip policy is `fail`; nothing was written.
     case clipped(path: String, count: ClipCount)
     /// Normalizing would need a gain that puts the true peak over the ceiling; nothing was written.
-    case truePeakOver(path: String, target: Double, gain: Double, truePeak: Double, ceiling: Double, reachable: Double)
+    /// The target and the reachable level are in `unit` (LUFS, or dBFS for a peak target).
+    case truePeakOver(path: String, target: Double, unit: String, gain: Double, truePeak: Double, ceiling: Double, reachable: Double)
     /// The input has no loudness: no 400 ms block reaches the −70 LUFS gate (silent, or too short).
     case silent(path: String)
+    /// The input is digital silence: it has no peak to normalize.
+    case noPeak(path: String)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
 
@@ -42,11 +45,12 @@ public enum RenderError: Error, CustomStringConvertible {
         case .cannotCreate(let path, let reason): "\(path): cannot create output: \(reason)"
         case .clipped(let path, let count):
             "\(path): \(count.overs) samples would clip; not written (\(Self.clipExcess(count)))"
-        case .truePeakOver(let path, let target, let gain, let truePeak, let ceiling, let reachable):
-            "\(path): reaching \(Self.format(target)) LUFS needs \(Self.format(gain, signed: true)) dB, which puts the true peak at "
+        case .truePeakOver(let path, let target, let unit, let gain, let truePeak, let ceiling, let reachable):
+            "\(path): reaching \(Self.format(target)) \(unit) needs \(Self.format(gain, signed: true)) dB, which puts the true peak at "
                 + "\(Self.format(truePeak, signed: true)) dBTP, over the \(Self.format(ceiling)) dBTP ceiling; not written "
-                + "(the loudest it can be is \(Self.format(reachable)) LUFS)"
+                + "(the loudest it can be is \(Self.format(reachable)) \(unit))"
         case .silent(let path): "\(path): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
+        case .noPeak(let path): "\(path): digital silence has no peak to normalize"
         case .graph(let error): "internal error: \(error)"
         }
     }

@@ -21,6 +21,8 @@ public struct RenderJob {
         public var channelMatrix: ChannelMatrix?
         /// The format of a headerless input.
         public var rawInput: RawFormat?
+        /// The part of the input to render; nil renders all of it.
+        public var excerpt: InputExcerpt?
         /// Fades and loudness normalization.
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
@@ -108,7 +110,8 @@ public struct RenderJob {
     /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
-        let file = try opened.decoder(for: input, raw: options.rawInput)
+        let whole = try opened.decoder(for: input, raw: options.rawInput)
+        let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
         let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
         let graph = Graph()
         let outputNode = GenericOutput()

@@ -27,27 +27,37 @@ public struct RenderReport: Codable, Equatable, Sendable {
         }
     }
 
-    /// What `--normalize` measured and did; levels rounded to 0.01.
+    /// What `--normalize` or `--normalize-peak` measured and did; levels rounded to 0.01.
     public struct Normalization: Codable, Equatable, Sendable {
-        public var targetLUFS: Double
-        public var truePeakCeilingDBTP: Double
+        /// What was normalized: `integratedLoudness`, `samplePeak` or `truePeak`.
+        public var measure: String
+        /// The target of a loudness normalization.
+        public var targetLUFS: Double?
+        /// The target of a peak normalization, in dBFS (sample peak) or dBTP (true peak).
+        public var targetPeak: Double?
+        /// The ceiling on the true peak; nil when there is none.
+        public var truePeakCeilingDBTP: Double?
         /// The rendered programme's loudness before the gain.
         public var measuredLUFS: Double?
         public var loudnessRangeLU: Double
         public var gainDB: Double
-        /// The loudness and true peak after the gain.
-        public var integratedLUFS: Double
+        /// The loudness and peaks after the gain.
+        public var integratedLUFS: Double?
+        public var samplePeakDBFS: Double?
         public var truePeakDBTP: Double?
         /// Whether the gain was lowered to keep the true peak under the ceiling.
         public var lowered: Bool
 
         init(_ normalization: LoudnessNormalization, _ outcome: LoudnessNormalization.Outcome) {
-            targetLUFS = normalization.target
-            truePeakCeilingDBTP = normalization.truePeakCeiling
+            measure = normalization.measure.rawValue
+            targetLUFS = normalization.measure == .integratedLoudness ? normalization.target : nil
+            targetPeak = normalization.measure == .integratedLoudness ? nil : normalization.target
+            truePeakCeilingDBTP = normalization.truePeakCeiling.isFinite ? normalization.truePeakCeiling : nil
             measuredLUFS = outcome.measured.integrated.map(ReportJSON.level)
             loudnessRangeLU = ReportJSON.level(outcome.measured.range)
             gainDB = ReportJSON.level(outcome.gain)
-            integratedLUFS = ReportJSON.level(outcome.integrated)
+            integratedLUFS = outcome.integrated.map(ReportJSON.level)
+            samplePeakDBFS = outcome.samplePeak.map(ReportJSON.level)
             truePeakDBTP = outcome.truePeak.map(ReportJSON.level)
             lowered = outcome.lowered
         }

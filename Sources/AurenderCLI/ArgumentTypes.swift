@@ -36,39 +36,15 @@ func decibels(_ value: Double) -> String {
     return (value < 0 && hundredths > 0 ? "-" : "+") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
 }
 
-/// A time on the command line: seconds (`2.5`, `2.5s`), milliseconds (`150ms`) or frames (`44100f`).
-enum TimeArgument: Equatable, ExpressibleByArgument {
-    case seconds(Double)
-    case frames(Int64)
+/// A time on the command line, in the library's syntax (`TimeValue`): seconds (`90`, `1.5s`),
+/// milliseconds (`500ms`), minutes and hours (`1:30`, `1:02:03.5`) or frames (`441000f`).
+struct TimeArgument: ExpressibleByArgument {
+    let time: TimeValue
+
+    init(_ time: TimeValue) { self.time = time }
 
     init?(argument: String) {
-        let text = argument.lowercased()
-        if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value >= 0, value.isFinite {
-            self = .seconds(value / 1000)
-        } else if text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0, value.isFinite {
-            self = .seconds(value)
-        } else if text.hasSuffix("f"), let value = Int64(text.dropLast()), value >= 0 {
-            self = .frames(value)
-        } else if let value = Double(text), value >= 0, value.isFinite {
-            self = .seconds(value)
-        } else {
-            return nil
-        }
-    }
-
-    /// The time in seconds at `sampleRate`.
-    func seconds(at sampleRate: Double) -> Double {
-        switch self {
-        case .seconds(let value): value
-        case .frames(let value): Double(value) / sampleRate
-        }
-    }
-
-    /// The time in frames at `sampleRate`.
-    func frames(at sampleRate: Double) -> Int64 {
-        switch self {
-        case .seconds(let value): Int64((value * sampleRate).rounded())
-        case .frames(let value): value
-        }
+        guard let time = TimeValue(argument) else { return nil }
+        self.time = time
     }
 }

@@ -74,7 +74,7 @@ extension RenderCommand {
             case .skipped:
                 report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
             case .failed(let error):
-                let (message, status) = CommandHints.render.failure(error, subject: item.input)
+                let (message, status) = hints.failure(error, subject: item.input)
                 printError(message)
                 report.failed.append(BatchReport.NotRendered(input: item.input, output: item.output, error: message, exitStatus: status.rawValue))
             }
@@ -97,7 +97,7 @@ extension RenderCommand {
             guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
             total += Double(frames) / file.format.sampleRate
         }
-        return total * (loudness.normalize == nil ? 1 : 2)
+        return total * (loudness.normalization == nil ? 1 : 2)
     }
 
     /// Renders one item as a single render would, counting its progress on the display.
@@ -111,6 +111,6 @@ extension RenderCommand {
         let started = RenderReport.now()
         let summary = try job.run()
         return BatchRendered(report: report(job, summary: summary, seconds: RenderReport.now() - started, preset: preset),
-                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: .render))
+                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: hints))
     }
 }

@@ -34,7 +34,7 @@ struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The dither's seed: the same seed gives byte-identical outputs.", valueName: "n"))
     var ditherSeed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Fade in from silence over this time (2s, 500ms).", valueName: "time"))
+    @Option(help: ArgumentHelp("Fade in from silence over this time (2s, 500ms, 1:30).", valueName: "time"))
     var fadeIn: TimeArgument?
 
     @Option(help: ArgumentHelp("Fade out to silence over this time before the end.", valueName: "time"))
@@ -57,7 +57,7 @@ struct ConversionOptions: ParsableArguments {
         }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
         for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
-            if case .frames? = time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
+            if case .frames? = time?.time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
         }
     }
 
@@ -78,8 +78,8 @@ struct ConversionOptions: ParsableArguments {
     /// The fades asked for, in `finishing` (frames count at the output rate, else 44.1 kHz).
     func apply(to finishing: inout FinishingOptions) {
         let rate = rate.map(Double.init) ?? 44100
-        finishing.fadeIn = fadeIn?.seconds(at: rate) ?? 0
-        finishing.fadeOut = fadeOut?.seconds(at: rate) ?? 0
+        finishing.fadeIn = fadeIn?.time.seconds(at: rate) ?? 0
+        finishing.fadeOut = fadeOut?.time.seconds(at: rate) ?? 0
     }
 
     /// The channel matrix of `--mix-matrix` or `--channel-map`, if given; a map needs the

@@ -26,8 +26,8 @@ struct DiffCommand: ParsableCommand {
     var second: String
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("The largest difference allowed, in dBFS (-96 allows about half a 16-bit step).", valueName: "dB"))
-    var tolerance: Double?
+            help: ArgumentHelp("The largest difference allowed, in dBFS: -90 or -90dB (-96 allows about half a 16-bit step).", valueName: "dB"))
+    var tolerance: LevelArgument<DBFSUnit>?
 
     func run() throws {
         let a: any AudioDecoder, b: any AudioDecoder
@@ -80,12 +80,12 @@ struct DiffCommand: ParsableCommand {
             print("result: different lengths")
             throw ExitCode(1)
         }
-        let limit = tolerance.map { pow(10, $0 / 20) } ?? 0
+        let limit = tolerance.map { pow(10, $0.value / 20) } ?? 0
         if Double(largest) <= limit {
             print(largest == 0 ? "result: identical" : "result: within \(Self.dBFS(limit))")
             return
         }
-        print("result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0 / 20))))" } ?? ""))
+        print("result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0.value / 20))))" } ?? ""))
         throw ExitCode(1)
     }
 

@@ -69,8 +69,7 @@ enum PreampArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         if argument.lowercased() == "auto" { self = .auto; return }
-        let number = argument.lowercased().hasSuffix("db") ? String(argument.dropLast(2)) : argument
-        guard let value = Double(number), value.isFinite, (-60...24).contains(value) else { return nil }
+        guard let value = ValueSyntax.level(argument), (-60...24).contains(value) else { return nil }
         self = .decibels(value)
     }
 

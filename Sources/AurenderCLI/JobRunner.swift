@@ -3,8 +3,10 @@ import Aurender
 
 /// The hints a command adds to the library's messages: each names only flags the command has.
 enum CommandHints {
-    /// `aurender render` and batches: `--preamp`, `--type`, `--over-ceiling`.
+    /// `aurender render` and batches with an EQ: `--preamp`, `--type`, `--over-ceiling`.
     case render
+    /// `aurender render` and batches without an EQ, where `--preamp` does not apply: `--gain`.
+    case renderWithoutEQ
     /// `aurender mix`: `--volume`, `--type`, `--over-ceiling`.
     case mix
     /// A graph file: what to change in the graph.
@@ -15,6 +17,7 @@ enum CommandHints {
         let decibels = RenderError.headroomNeeded(count)
         switch self {
         case .render: return "try --preamp -\(decibels)"
+        case .renderWithoutEQ: return "try --gain -\(decibels)"
         case .mix: return "try --volume -\(decibels)"
         case .graph: return "lower a gain in the graph by \(decibels) dB"
         }
@@ -25,7 +28,7 @@ enum CommandHints {
         switch (self, error) {
         case (_, .clipped(let path, let count)):
             return "\(path): \(count.overs) samples would clip; not written (\(clipAdvice(count)))"
-        case (.render, .truePeakOver), (.mix, .truePeakOver):
+        case (.render, .truePeakOver), (.renderWithoutEQ, .truePeakOver), (.mix, .truePeakOver):
             return String(error.description.dropLast()) + "; or use --over-ceiling lower)"
         case (.graph, .unknownContainer(let path, _)):
             return "\(path): cannot tell the output container from the name; set the output node's 'container'"

@@ -8,9 +8,22 @@ struct LoudnessOptions: ParsableArguments {
                                valueName: "LUFS"))
     var normalize: LevelArgument<LUFSUnit>?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Measure the rendered peak, then render again with the gain that brings it here: the sample peak (-1, -1dBFS) or, written in dBTP (-1dBTP), the true peak.",
+                               valueName: "dBFS|dBTP"))
+    var normalizePeak: PeakArgument?
+
     @Option(name: .customLong("true-peak"), parsing: .unconditional,
-            help: ArgumentHelp("With --normalize: the highest true peak allowed.", valueName: "dBTP"))
-    var truePeak: LevelArgument<DBTPUnit> = LevelArgument(value: -1)
+            help: ArgumentHelp("With --normalize (default -1dBTP) or a sample --normalize-peak (default: none): the highest true peak allowed.",
+                               valueName: "dBTP"))
+    var truePeak: LevelArgument<DBTPUnit>?
+
+    func validate() throws {
+        if normalize != nil, normalizePeak != nil { throw ValidationError("give --normalize or --normalize-peak, not both") }
+        if truePeak != nil, normalizePeak?.measure == .truePeak {
+            throw ValidationError("--true-peak is a ceiling; with a true-peak target (--normalize-peak in dBTP) the target is the ceiling")
+        }
+    }
 
     @Option(help: ArgumentHelp("With --normalize, when the gain would put the true peak over the ceiling: refuse (write nothing, exit 3) or lower (use the largest gain that fits).",
                                valueName: "policy"))
@@ -18,40 +31,94 @@ struct LoudnessOptions: ParsableArguments {
 
     /// The normalization asked for, if any.
     var normalization: LoudnessNormalization? {
-        normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak.value, overCeiling: overCeiling) }
+        if let normalizePeak {
+            return LoudnessNormalization(target: normalizePeak.value, measure: normalizePeak.measure,
+                                         truePeakCeiling: truePeak?.value ?? .infinity, overCeiling: overCeiling)
+        }
+        return normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak?.value ?? -1, overCeiling: overCeiling) }
     }
 }
 
 extension LoudnessNormalization.OverCeiling: ExpressibleByArgument {}
 
-/// The unit a level is written in on the command line.
+/// A peak target: in dBFS (or no unit) the sample peak, in dBTP the true peak.
+struct PeakArgument: ExpressibleByArgument {
+    let value: Double
+    let measure: LoudnessNormalization.Measure
+
+    init?(argument: String) {
+        if argument.lowercased().hasSuffix("dbtp") {
+            guard let level = LevelArgument<DBTPUnit>(argument: argument) else { return nil }
+            (value, measure) = (level.value, .truePeak)
+        } else {
+            guard let level = LevelArgument<DBFSPeakUnit>(argument: argument) else { return nil }
+            (value, measure) = (level.value, .samplePeak)
+        }
+    }
+}
+
+/// A sample peak to normalize to, in dBFS.
+enum DBFSPeakUnit: LevelUnit {
+    static let name = "dBFS"
+    static let range = -60.0...0.0
+    static let suffixes: Set<String> = ["dbfs", "db"]
+}
+
+/// The unit a level is written in on the command line, and the values it allows.
 protocol LevelUnit {
     static var name: String { get }
     static var range: ClosedRange<Double> { get }
+    /// The unit suffixes that mean this kind of level (lowercased): a loudness target written
+    /// in dB is a mistake, a peak written in dB is not.
+    static var suffixes: Set<String> { get }
 }
 
 /// Loudness units relative to full scale.
 enum LUFSUnit: LevelUnit {
     static let name = "LUFS"
     static let range = -70.0...0.0
+    static let suffixes: Set<String> = ["lufs"]
 }
 
 /// Decibels of true peak.
 enum DBTPUnit: LevelUnit {
     static let name = "dBTP"
     static let range = -30.0...0.0
+    static let suffixes: Set<String> = ["dbtp", "db"]
 }
 
-/// A level on the command line, with or without its unit: `-14LUFS`, `-14`, `-1dBTP`.
+/// A gain in decibels, as the catalogued gain node takes it.
+enum GainUnit: LevelUnit {
+    static let name = "dB"
+    static let range = -96.0...96.0
+    static let suffixes: Set<String> = ["db"]
+}
+
+/// A mixer's volume in decibels.
+enum VolumeUnit: LevelUnit {
+    static let name = "dB"
+    static let range = -96.0...24.0
+    static let suffixes: Set<String> = ["db"]
+}
+
+/// A sample level in decibels relative to full scale.
+enum DBFSUnit: LevelUnit {
+    static let name = "dBFS"
+    static let range = -400.0...0.0
+    static let suffixes: Set<String> = ["dbfs", "db"]
+}
+
+/// A level on the command line, with or without a unit, in the library's syntax
+/// (`ValueSyntax.level`): `-14LUFS`, `-14`, `-1dBTP`, `-6dB`, `-90dBFS`.
 struct LevelArgument<Unit: LevelUnit>: ExpressibleByArgument {
     let value: Double
 
     init(value: Double) { self.value = value }
 
     init?(argument: String) {
-        var text = argument.filter { $0 != " " }
-        if text.lowercased().hasSuffix(Unit.name.lowercased()) { text.removeLast(Unit.name.count) }
-        guard let value = Double(text), Unit.range.contains(value) else { return nil }
+        let written = argument.lowercased()
+        if let suffix = ValueSyntax.levelSuffixes.first(where: { written.hasSuffix($0) }), !Unit.suffixes.contains(suffix) { return nil }
+        guard let value = ValueSyntax.level(argument), Unit.range.contains(value) else { return nil }
         self.value = value
     }
 

@@ -9,10 +9,10 @@ struct MixCommand: ParsableCommand {
         abstract: "Mix input files into one output through the multichannel mixer.",
         discussion: """
             Each input may carry its own settings after an @, separated by commas:
-              gain=DB      gain in dB (default 0)
+              gain=DB      gain in dB (default 0): -3 or -3dB
               pan=P        -1 (left) to 1 (right); mono inputs pan with constant power, stereo ones balance
               eq=PRESET    an EQ preset or preset file for this input
-              start=TIME   where the input starts in the mix: 2.5s, 250ms or 110250f (frames)
+              start=TIME   where the input starts in the mix: 2.5s, 250ms, 1:30 or 110250f (frames)
               mute         pull the input but do not hear it
             The mix runs at the first input's rate in stereo (--rate and --channels change that); inputs at
             other rates are converted first (--dry-run shows where). Sums are plain, never normalised: overs
@@ -31,7 +31,7 @@ struct MixCommand: ParsableCommand {
     var output: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The mix's master volume in dB.", valueName: "dB"))
-    var volume: Double = 0
+    var volume = LevelArgument<VolumeUnit>(value: 0)
 
     @Option(help: ArgumentHelp("EQ design for every input's EQ: accurate or classic.", valueName: "mode"))
     var eqMode: GraphicEQDesign.Mode = .accurate
@@ -68,7 +68,6 @@ struct MixCommand: ParsableCommand {
         if conversion.channelMap != nil || conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
-        if !(-96...24).contains(volume) { throw ValidationError("--volume must be from -96 to 24 dB, not \(volume)") }
     }
 
     func run() throws {
@@ -76,7 +75,7 @@ struct MixCommand: ParsableCommand {
         options.format.container = type?.type
         options.format.encoding = bits?.encoding ?? type?.encoding
         conversion.apply(to: &options.format)
-        options.volume = volume
+        options.volume = volume.value
         options.finishing.normalization = loudness.normalization
         conversion.apply(to: &options.finishing)
         options.settings.clipPolicy = onClip
@@ -112,13 +111,13 @@ struct MixCommand: ParsableCommand {
             func bad(_ reason: String) -> RenderError { .usage("\(argument): \(reason)") }
             switch (key, value) {
             case ("gain", let value?):
-                guard let gain = Double(value), (-96...24).contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
+                guard let gain = ValueSyntax.level(value), (-96...24).contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
                 input.gain = gain
             case ("pan", let value?):
                 guard let pan = Double(value), (-1...1).contains(pan) else { throw bad("pan must be from -1 to 1, not '\(value)'") }
                 input.pan = pan
             case ("start", let value?):
-                guard let time = TimeArgument(argument: value) else { throw bad("start must be a time like 2.5s, 250ms or 1000f, not '\(value)'") }
+                guard let time = TimeValue(value) else { throw bad("start must be a time like 2.5s, 250ms, 1:30 or 1000f, not '\(value)'") }
                 switch time {
                 case .seconds(let seconds): input.start = seconds
                 case .frames(let frames):

@@ -44,6 +44,9 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Equalizer")
     var equalizer: EqualizerOptions
 
+    @OptionGroup(title: "Gain and excerpt")
+    var editing: EditingOptions
+
     @OptionGroup(title: "Format conversion")
     var conversion: ConversionOptions
 
@@ -91,21 +94,21 @@ struct RenderCommand: PositionalArgumentsValidating {
                 throw ValidationError("Missing expected argument '<output>'")
             }
         }
-        if loudness.normalize != nil, batch.outputFolder == nil, output == nil {
-            throw ValidationError("--normalize applies to renders of files, not to graph files")
+        if loudness.normalization != nil, batch.outputFolder == nil, output == nil {
+            throw ValidationError("\(loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
         }
     }
 
     func run() throws {
         if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
-        let runner = JobRunner(console: console, reporting: reporting, hints: .render)
+        let runner = JobRunner(console: console, reporting: reporting, hints: hints)
         let job: RenderJob, preset: EQPreset?
         do {
             preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
             job = try makeJob(input: input, output: output, preset: preset)
         } catch {
-            let (message, status) = CommandHints.render.failure(error, subject: input)
+            let (message, status) = hints.failure(error, subject: input)
             throw fail(message, status)
         }
         try runner.perform(job, label: input, planStyle: plan ?? (dryRun ? .text : nil),
@@ -114,14 +117,20 @@ struct RenderCommand: PositionalArgumentsValidating {
         }
     }
 
+    /// The hints for a render's messages: `--preamp` only applies with an EQ.
+    var hints: CommandHints { equalizer.preset == nil ? .renderWithoutEQ : .render }
+
     /// The render of `input` to `output` the flags ask for; a channel map reads the input's
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
-        var job = RenderJob(input: input, output: OutputDestination(output)) { _ in try equalizer.makeNodes(for: preset) }
+        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing] _ in
+            try equalizer.makeNodes(for: preset) + editing.gainNodes
+        }
         job.options.format.container = type?.type
         job.options.format.encoding = bits?.encoding ?? type?.encoding
         conversion.apply(to: &job.options.format)
         job.options.rawInput = try rawInput.format()
+        job.options.excerpt = editing.excerpt
         job.options.finishing.normalization = loudness.normalization
         conversion.apply(to: &job.options.finishing)
         job.options.settings.framesPerSlice = framesPerSlice
@@ -144,7 +153,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        let stated = equalizer.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
+        let stated = equalizer.flagsAGraphStates + editing.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
             + [(type != nil, "--type"), (bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)

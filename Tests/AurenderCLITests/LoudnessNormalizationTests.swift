@@ -14,8 +14,8 @@ import Testing
         #expect {
             try LoudnessNormalization(target: -14, truePeakCeiling: -1).outcome(for: measured, path: "a.wav")
         } throws: { error in
-            guard case RenderError.truePeakOver(let path, let target, let gain, let truePeak, let ceiling, let reachable) = error else { return false }
-            return path == "a.wav" && target == -14 && gain == 9 && truePeak == 0.5 && ceiling == -1 && reachable == -15.5
+            guard case RenderError.truePeakOver(let path, let target, let unit, let gain, let truePeak, let ceiling, let reachable) = error else { return false }
+            return path == "a.wav" && target == -14 && unit == "LUFS" && gain == 9 && truePeak == 0.5 && ceiling == -1 && reachable == -15.5
         }
     }
 

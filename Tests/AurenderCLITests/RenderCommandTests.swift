@@ -128,7 +128,7 @@ import Testing
         let result = try aurender([loud, folder.file("out.wav"), "--bits", "16", "--dither", "none"])
         #expect(result.status == 0)
         #expect(result.standardError == """
-            aurender: \(folder.file("out.wav")): 3 samples clipped; try --preamp -7
+            aurender: \(folder.file("out.wav")): 3 samples clipped; try --gain -7
             aurender: \(folder.file("out.wav")): 1 NaN or infinite samples written as 0
 
             """)
