@@ -34,10 +34,11 @@ import Testing
         return (process.terminationStatus, String(decoding: screen, as: UTF8.self))
     }
 
-    /// A minute and a half of noise, converted at the best quality: long enough to draw progress.
+    /// A minute and a half of noise, converted by libsamplerate's best sinc (the slowest converter,
+    /// as libsoxr finishes too soon to redraw): long enough to draw progress.
     func longRender(_ folder: TemporaryFolder, _ extra: [String]) throws -> [String] {
         try writeFloats(Signal.noise(frames: 90 * 44100, amplitude: 0.3), rate: 44100, to: folder.file("long.wav"))
-        return [folder.file("long.wav"), folder.file("out.wav"), "--rate", "96000"] + extra
+        return [folder.file("long.wav"), folder.file("out.wav"), "--rate", "96000", "--resampler", "libsamplerate"] + extra
     }
 
     @Test func aTerminalShowsProgressThenErasesIt() throws {
