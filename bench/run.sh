@@ -87,6 +87,8 @@ instructions() {
     count "aurender --eq 'Bass Booster' in.wav out.wav" "$stripped" --eq "Bass Booster" "$input" "$work/au1.wav"
     count "aurender mix a.wav b.wav@eq=bass-booster -o out.wav" "$stripped" mix "$input" "$b@eq=bass-booster" -o "$work/mix1.wav"
     count "aurender --rate 48000 in.wav out.wav" "$stripped" --rate 48000 "$input" "$work/au48-1.wav"
+    count "aurender --rate 48000 --resampler libsamplerate in.wav out.wav" "$stripped" --rate 48000 --resampler libsamplerate \
+        "$input" "$work/au48-1.wav"
 }
 
 passthrough() {
