@@ -44,6 +44,7 @@ final class FFmpegDecoder: AudioDecoder {
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
     }
 
+    var decoderName: String { "FFmpeg" }
     var readsInt16Natively: Bool { false }
     var isSeekable: Bool { source.isSeekable }
 

@@ -131,3 +131,27 @@ import TestSupport
         #expect(failure?.reason.hasPrefix("Matroska/WebM media that FFmpeg cannot read") == true)
     }
 }
+
+/// A decoder can be forced by name, whatever the input holds.
+@Suite struct ForcedDecoderTests {
+    @Test func aWavIsDecodedByFFmpegWhenNamedAndGivesLibsndfilesSamples() throws {
+        let forced = try FormatRegistry.standard.openDecoder(path: fixture("music.wav"), decoder: "ffmpeg")
+        let chosen = try FormatRegistry.standard.openDecoder(path: fixture("music.wav"))
+        #expect(forced.decoderName == "FFmpeg" && chosen.decoderName == "libsndfile")
+        #expect(forced.length == chosen.length)
+        #expect(try FFmpegDecodingTests.decodeAll(forced) == FFmpegDecodingTests.decodeAll(chosen))
+    }
+
+    @Test func libsndfileForcedOnAnM4aRefusesIt() throws {
+        let path = fixture("ffmpeg/aac.m4a")
+        let failure = #expect(throws: AudioFormatError.self) { _ = try FormatRegistry.standard.openDecoder(path: path, decoder: "sndfile") }
+        #expect(failure?.path == path && failure?.kind == .invalidFile)
+    }
+
+    @Test func anUnknownDecoderIsRefusedWithTheNamesThereAre() throws {
+        #expect(throws: AudioFormatError(path: "x.wav", kind: .unsupportedInput,
+                                         reason: "no decoder called mpg123 in this build (it has libsndfile, FFmpeg)")) {
+            try FormatRegistry.standard.openDecoder(path: "x.wav", decoder: "mpg123")
+        }
+    }
+}
