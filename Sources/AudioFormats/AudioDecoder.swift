@@ -7,6 +7,8 @@ import AudioGraph
 public protocol AudioDecoder: AnyObject {
     /// The file as the user named it; `-` is standard input.
     var path: String { get }
+    /// The implementation decoding it, by its format kind's name (`libsndfile`, `FFmpeg`).
+    var decoderName: String { get }
     /// The container the file is in.
     var container: AudioContainer { get }
     /// How the file stores its samples.

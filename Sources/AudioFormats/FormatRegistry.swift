@@ -24,6 +24,29 @@ public struct FormatRegistry: Sendable {
         try openDecoder(for: try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
     }
 
+    /// Opens `path` (`-` for standard input) with the kind named `decoder` (`libsndfile` or
+    /// `sndfile`, `FFmpeg`; any case), whatever its content, to force one decoder.
+    public func openDecoder(path: String, raw: RawFormat? = nil, decoder: String) throws(AudioFormatError) -> any AudioDecoder {
+        guard let kind = kind(named: decoder) else {
+            throw AudioFormatError(path: path, kind: .unsupportedInput,
+                                   reason: "no decoder called \(decoder) in this build (it has \(kinds.map(\.name).joined(separator: ", ")))")
+        }
+        let input = try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0)
+        if raw == nil, input.isEmpty {
+            throw AudioFormatError(path: input.path, kind: .invalidFile, reason: input.path == "-" ? "standard input is empty" : "the file is empty")
+        }
+        return try kind.makeDecoder(for: input, raw: raw)
+    }
+
+    /// The kind called `name`, ignoring case and a leading `lib` (`sndfile` is `libsndfile`).
+    public func kind(named name: String) -> (any AudioFormatKind)? {
+        func bare(_ text: String) -> String {
+            let lower = text.lowercased()
+            return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
+        }
+        return kinds.first { bare($0.name) == bare(name) }
+    }
+
     /// Opens the input on `fileDescriptor` (left open), named `path` in messages.
     public func openDecoder(fileDescriptor: Int32, path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
         try openDecoder(for: try AudioInput(fileDescriptor: fileDescriptor, path: path,

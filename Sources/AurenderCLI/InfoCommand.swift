@@ -16,6 +16,9 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print a JSON array on standard output instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold.", valueName: "sndfile|ffmpeg"))
+    var decoder: String?
+
     @Flag(help: "Also measure integrated loudness (ITU-R BS.1770-4 / EBU R128, LUFS), loudness range (LU) and true peak (dBTP); reads the whole file.")
     var loudness = false
 
@@ -41,6 +44,7 @@ struct InfoCommand: ParsableCommand {
         var path: String
         var container: String
         var encoding: String
+        var decoder: String
         var channels: Int
         var sampleRate: Double
         var frames: Int64?
@@ -52,6 +56,7 @@ struct InfoCommand: ParsableCommand {
             try fields.encode(path, forKey: .path)
             try fields.encode(container, forKey: .container)
             try fields.encode(encoding, forKey: .encoding)
+            try fields.encode(decoder, forKey: .decoder)
             try fields.encode(channels, forKey: .channels)
             try fields.encode(sampleRate, forKey: .sampleRate)
             try fields.encode(frames, forKey: .frames)
@@ -68,10 +73,10 @@ struct InfoCommand: ParsableCommand {
         var described: [FileInfo] = []
         var firstFailure: ExitStatus?
         for path in files {
-            switch withLibraryMessagesSilenced({ Self.open(path) }) {
+            switch withLibraryMessagesSilenced({ Self.open(path, decoder: decoder) }) {
             case .success(let file):
                 var info = FileInfo(
-                    path: path, container: file.container.name, encoding: file.encoding.name,
+                    path: path, container: file.container.name, encoding: file.encoding.name, decoder: file.decoderName,
                     channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.length.frames,
                     durationSeconds: file.length.frames.map { Double($0) / file.format.sampleRate })
                 if loudness {
@@ -97,9 +102,14 @@ struct InfoCommand: ParsableCommand {
         if let firstFailure { throw ExitCode(firstFailure.rawValue) }
     }
 
-    /// Opens a file, keeping libsndfile's typed error.
-    static func open(_ path: String) -> Result<any AudioDecoder, AudioFormatError> {
-        do throws(AudioFormatError) { return .success(try FormatRegistry.standard.openDecoder(path: path)) } catch { return .failure(error) }
+    /// Opens a file, with the decoder named when one is, keeping the typed error.
+    static func open(_ path: String, decoder: String? = nil) -> Result<any AudioDecoder, AudioFormatError> {
+        do throws(AudioFormatError) {
+            guard let decoder else { return .success(try FormatRegistry.standard.openDecoder(path: path)) }
+            return .success(try FormatRegistry.standard.openDecoder(path: path, decoder: decoder))
+        } catch {
+            return .failure(error)
+        }
     }
 
     static func text(_ info: FileInfo) -> String {
@@ -108,6 +118,7 @@ struct InfoCommand: ParsableCommand {
             File        : \(info.path)
             Container   : \(info.container)
             Encoding    : \(info.encoding)
+            Decoder     : \(info.decoder)
             Channels    : \(info.channels)
             Sample rate : \(rate) Hz
             Frames      : \(info.frames.map(String.init) ?? "unknown")

@@ -17,6 +17,7 @@ final class SndfileDecoder: AudioDecoder {
     }
 
     var path: String { file.path }
+    var decoderName: String { "libsndfile" }
     var format: StreamFormat { file.format }
     var readsInt16Natively: Bool { file.encoding == .pcm16 }
     var isSeekable: Bool { file.isSeekable }

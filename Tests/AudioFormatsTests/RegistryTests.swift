@@ -1,6 +1,7 @@
 import AudioFormats
 import AudioNodes
 import Foundation
+import SoundFile
 import Testing
 import TestSupport
 
@@ -29,9 +30,12 @@ import TestSupport
         let folder = try TemporaryFolder()
         let path = folder.file("in.m4a")
         try WaveFile.write(head + [UInt8](repeating: 0, count: 200), to: path)
+        let withoutFFmpeg = FormatRegistry(kinds: [LibSndfileFormats()])
         #expect(throws: AudioFormatError(path: path, kind: .unsupportedInput, reason: "\(description) is not supported by this build")) {
-            try registry.openDecoder(path: path)
+            try withoutFFmpeg.openDecoder(path: path)
         }
+        let failure = #expect(throws: AudioFormatError.self) { try registry.openDecoder(path: path) }
+        #expect(failure?.reason.hasPrefix("\(description) that FFmpeg cannot read") == true)
     }
 
     @Test func anEmptyFileIsNamedAsEmpty() throws {

@@ -10,6 +10,7 @@ import Testing
             File        : \(fixture("music.wav"))
             Container   : WAV (Microsoft)
             Encoding    : Signed 16 bit PCM
+            Decoder     : libsndfile
             Channels    : 2
             Sample rate : 44100 Hz
             Frames      : 132300
@@ -18,6 +19,7 @@ import Testing
             File        : \(fixture("speech.flac"))
             Container   : FLAC (Free Lossless Audio Codec)
             Encoding    : Signed 16 bit PCM
+            Decoder     : libsndfile
             Channels    : 1
             Sample rate : 22050 Hz
             Frames      : 117884
@@ -34,9 +36,21 @@ import Testing
         #expect(parsed.count == 1)
         #expect(parsed[0]["path"] as? String == fixture("music.ogg"))
         #expect(parsed[0]["encoding"] as? String == "Vorbis")
+        #expect(parsed[0]["decoder"] as? String == "libsndfile")
         #expect(parsed[0]["channels"] as? Int == 2)
         #expect(parsed[0]["sampleRate"] as? Double == 44100)
-        #expect(Set(parsed[0].keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "durationSeconds"])
+        #expect(Set(parsed[0].keys) == ["path", "container", "encoding", "decoder", "channels", "sampleRate", "frames", "durationSeconds"])
+    }
+
+    @Test func infoNamesTheDecoderAndCanForceOne() throws {
+        let chosen = try aurender(["info", fixture("ffmpeg/aac.m4a")])
+        #expect(chosen.status == 0)
+        #expect(chosen.output.contains("Encoding    : AAC (Advanced Audio Coding)\nDecoder     : FFmpeg\n"))
+        #expect(chosen.output.contains("Frames      : 44100\n"))
+        let forced = try aurender(["info", "--decoder", "ffmpeg", fixture("music.wav")])
+        #expect(forced.status == 0)
+        #expect(forced.output.contains("Decoder     : FFmpeg\n"))
+        #expect(forced.output.contains("Frames      : 132300\n"))
     }
 
     @Test func helpAndVersion() throws {

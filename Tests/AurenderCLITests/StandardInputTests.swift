@@ -64,12 +64,13 @@ import TestSupport
         #expect(folder.contents().isEmpty)
     }
 
-    @Test func anUnsupportedFormatIsRefusedByName() throws {
+    @Test func aDamagedFormatIsRefusedByName() throws {
         let folder = try TemporaryFolder()
         let input = folder.file("in.m4a")
         try WaveFile.write([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [0, 0, 0, 0] + Array("stsd....mp4a".utf8), to: input)
         let result = try aurender([input, folder.file("out.wav")])
         #expect(result.status == 65)
-        #expect(result.standardError == "aurender: \(input): MPEG-4 audio (AAC) is not supported by this build\n")
+        #expect(result.standardError
+            == "aurender: \(input): MPEG-4 audio (AAC) that FFmpeg cannot read (Invalid data found when processing input)\n")
     }
 }

@@ -1,4 +1,5 @@
 import AudioFormats
+import FFmpegFormats
 import SoundFile
 
 extension FormatRegistry {
@@ -6,5 +7,6 @@ extension FormatRegistry {
     /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here.
     public static let standard = FormatRegistry(kinds: [
         LibSndfileFormats(),
+        FFmpegFormats(),
     ])
 }

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioFormats
+import AudioGraph
+
+/// An input decoded by FFmpeg's libraries, in aurender's vocabulary: interleaved Float32, cut
+/// to the length the container states with sample accuracy (AAC's end padding is not audio).
+///
+/// A stream that ends before that length is an error naming the file and both counts, rather
+/// than a short render that looks complete.
+final class FFmpegDecoder: AudioDecoder {
+    private var reader: LibAVReader
+    private let source: LibAVByteSource
+    private let requiringConfidentProbe: Bool
+    private let expected: String?
+    let path: String
+    let container: AudioContainer
+    let encoding: AudioEncoding
+    let format: StreamFormat
+    let length: AudioLength
+    /// Frames given since the start.
+    private var position: Int64 = 0
+    /// Float frames for reads as Int16, converted from here (made once, so reading allocates nothing).
+    private var scratch: [Float]
+    private static let scratchFrames = 4_096
+
+    /// Opens `input`, which the sniffer took for `expected` (nil when no magic number named it,
+    /// and then FFmpeg's probe must be confident).
+    init(input: AudioInput, expected: String?) throws(AudioFormatError) {
+        source = try LibAVByteSource(input: input)
+        self.expected = expected
+        requiringConfidentProbe = expected == nil
+        reader = try LibAVReader(source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        path = input.path
+        container = FFmpegFormats.container(demuxer: reader.demuxer.identifier, name: reader.demuxer.name)
+        let exactType: SampleType? = reader.isLossless ? [16: .int16, 24: .int24, 32: .int32][reader.bitsPerRawSample] : nil
+        encoding = AudioEncoding(identifier: reader.codec.identifier, name: reader.codec.name, sampleType: exactType)
+        format = StreamFormat(sampleRate: Double(reader.sampleRate), channelCount: reader.channelCount,
+                              sampleType: exactType ?? .float32, isInterleaved: true)
+        length = reader.exactFrames.map { .exact($0) } ?? reader.estimatedFrames.map { .estimated($0) } ?? .unknown
+        scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
+    }
+
+    var decoderName: String { "FFmpeg" }
+    var readsInt16Natively: Bool { false }
+    var isSeekable: Bool { source.isSeekable }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        var wanted = frames
+        if let stated = length.exactFrames { wanted = Int(min(Int64(frames), max(0, stated - position))) }
+        let got = try reader.read(into: buffer, frames: wanted)
+        position += Int64(got)
+        if got < wanted, let stated = length.exactFrames {
+            throw AudioFormatError(path: path, kind: .invalidFile,
+                                   reason: "the file states \(stated) frames but holds only \(position) (truncated or damaged)")
+        }
+        return got
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
+        let channels = format.channelCount
+        var done = 0
+        while done < frames {
+            let part = min(frames - done, Self.scratchFrames)
+            let got = try scratch.withUnsafeMutableBufferPointer { (floats) throws(AudioFormatError) -> Int in
+                let got = try read(into: floats.baseAddress!, frames: part)
+                for index in 0..<(got * channels) {
+                    buffer[done * channels + index] = Int16(max(-32_768, min(32_767, (floats[index] * 32_768).rounded())))
+                }
+                return got
+            }
+            done += got
+            if got < part { break }
+        }
+        return done
+    }
+
+    func rewind() throws(AudioFormatError) {
+        guard source.isSeekable else { throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of a stream") }
+        reader.close()
+        _ = source.seek(0, whence: SEEK_SET)
+        reader = try LibAVReader(source: source, path: path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        position = 0
+    }
+
+    func close() { reader.close() }
+}

@@ -1,0 +1,275 @@
+import AudioFormats
+import CFFmpeg
+
+/// Every call into FFmpeg's libraries (libavformat, libavcodec, libavutil): one input's demuxer
+/// and the decoder of its best audio stream, read through a custom I/O context over a
+/// `LibAVByteSource`, giving interleaved Float32 one decoded frame at a time.
+///
+/// Memory stays flat: one packet and one decoded frame are held at a time, and samples are
+/// converted from the frame straight into the caller's buffer.
+final class LibAVReader {
+    /// The file as the user named it.
+    let path: String
+    /// Frames per second of the audio stream.
+    let sampleRate: Int
+    /// Interleaved channels.
+    let channelCount: Int
+    /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`) and its description.
+    let demuxer: (identifier: String, name: String)
+    /// The codec's short name (`aac`) and its description.
+    let codec: (identifier: String, name: String)
+    /// Whether the codec is lossless (ALAC, WavPack, TTA…).
+    let isLossless: Bool
+    /// Bits per sample a lossless codec holds exactly (16, 24), or 0 when unknown.
+    let bitsPerRawSample: Int
+    /// The frames the container states with sample accuracy (a time base of one sample):
+    /// for AAC in MP4, the edit list's duration, so the end padding is not counted.
+    let exactFrames: Int64?
+    /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
+    let estimatedFrames: Int64?
+
+    private let source: LibAVByteSource
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var ioContext: UnsafeMutablePointer<AVIOContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let streamIndex: Int32
+    /// Frames of the current decoded frame already given, and its size.
+    private var frameOffset = 0
+    private var frameLength = 0
+    /// Frames given since the start, for messages.
+    private var given: Int64 = 0
+    private var draining = false
+    private var finished = false
+
+    /// FFmpeg's own log stays silent: its errors reach the user in this reader's messages.
+    private static let quietLogging: Void = av_log_set_level(AV_LOG_QUIET)
+
+    /// The lowest probe score accepted for an input no magic number named, so that text or
+    /// noise is not taken for some obscure format.
+    static let confidentProbeScore: Int32 = 50
+
+    /// Opens `source`, named `path`, and the decoder of its best audio stream; with
+    /// `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
+    /// describes what the sniffer took the input for (`MPEG-4 audio (AAC)`), for messages.
+    init(source: LibAVByteSource, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
+        _ = Self.quietLogging
+        self.path = path
+        self.source = source
+        let bufferSize: Int32 = 65_536
+        guard let buffer = av_malloc(Int(bufferSize)) else { throw Self.failure(path, .readFailed, "out of memory") }
+        ioContext = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0,
+                                       Unmanaged.passUnretained(source).toOpaque(), libavRead, nil, libavSeek)
+        guard let ioContext else {
+            av_free(buffer)
+            throw Self.failure(path, .readFailed, "out of memory")
+        }
+        if !source.isSeekable { ioContext.pointee.seekable = 0 }
+        formatContext = avformat_alloc_context()
+        formatContext?.pointee.pb = ioContext
+        formatContext?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
+        var status = avformat_open_input(&formatContext, nil, nil, nil)
+        guard status >= 0, let context = formatContext else {
+            Self.release(io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, Self.unreadable(expected, status))
+        }
+        if requiringConfidentProbe, context.pointee.probe_score < Self.confidentProbeScore {
+            Self.release(format: &formatContext, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, "not a recognised audio format")
+        }
+        status = avformat_find_stream_info(context, nil)
+        var decoder: UnsafePointer<AVCodec>?
+        let index = status < 0 ? status : av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        guard index >= 0, let decoder, let stream = context.pointee.streams[Int(index)] else {
+            Self.release(format: &formatContext, io: &self.ioContext)
+            let reason = index == Self.decoderNotFound ? "its audio codec has no decoder in this build" : Self.unreadable(expected, index)
+            throw Self.failure(path, index == Self.decoderNotFound ? .unsupportedInput : .invalidFile, reason)
+        }
+        streamIndex = index
+        for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
+            context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
+        }
+        codecContext = avcodec_alloc_context3(decoder)
+        guard let codecContext, avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else {
+            Self.release(format: &formatContext, io: &self.ioContext)
+            throw Self.failure(path, .readFailed, "out of memory")
+        }
+        codecContext.pointee.pkt_timebase = stream.pointee.time_base
+        codecContext.pointee.thread_count = 1
+        codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
+        status = avcodec_open2(codecContext, decoder, nil)
+        let rate = Int(codecContext.pointee.sample_rate), channels = Int(codecContext.pointee.ch_layout.nb_channels)
+        guard status >= 0, rate > 0, channels > 0 else {
+            avcodec_free_context(&self.codecContext)
+            Self.release(format: &formatContext, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, "its audio stream cannot be decoded (\(Self.message(status)))")
+        }
+        sampleRate = rate
+        channelCount = channels
+        let format = context.pointee.iformat.pointee
+        demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
+        codec = (String(cString: decoder.pointee.name),
+                 decoder.pointee.long_name.map { String(cString: $0) } ?? String(cString: decoder.pointee.name))
+        let descriptor = avcodec_descriptor_get(decoder.pointee.id)
+        isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
+        bitsPerRawSample = Int(codecContext.pointee.bits_per_raw_sample)
+        let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
+        if duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {
+            exactFrames = duration
+            estimatedFrames = nil
+        } else if duration != CFFMPEG_NOPTS_VALUE, duration > 0 {
+            exactFrames = nil
+            estimatedFrames = av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(rate)))
+        } else if context.pointee.duration != CFFMPEG_NOPTS_VALUE, context.pointee.duration > 0 {
+            exactFrames = nil
+            estimatedFrames = av_rescale(context.pointee.duration, Int64(rate), Int64(AV_TIME_BASE))
+        } else {
+            exactFrames = nil
+            estimatedFrames = nil
+        }
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+    }
+
+    deinit { close() }
+
+    /// Frees the decoder, the demuxer and the I/O context; reading afterwards gives no frames.
+    func close() {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codecContext)
+        Self.release(format: &formatContext, io: &ioContext)
+        finished = true
+    }
+
+    /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given,
+    /// fewer only at the end of the stream.
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        var done = 0
+        while done < frames {
+            if frameOffset < frameLength {
+                let count = min(frames - done, frameLength - frameOffset)
+                convert(from: frameOffset, count: count, into: buffer + done * channelCount)
+                frameOffset += count
+                done += count
+                given += Int64(count)
+            } else if try !receiveFrame() {
+                break
+            }
+        }
+        return done
+    }
+
+    /// Takes the next decoded frame, feeding the decoder packets of the audio stream as it asks;
+    /// false at the end of the stream.
+    private func receiveFrame() throws(AudioFormatError) -> Bool {
+        guard !finished, let codecContext, let frame, let packet, let formatContext else { return false }
+        while true {
+            let received = avcodec_receive_frame(codecContext, frame)
+            if received >= 0 {
+                frameOffset = 0
+                frameLength = Int(frame.pointee.nb_samples)
+                if frameLength > 0 { return true }
+                continue
+            }
+            if received == CFFMPEG_AVERROR_EOF {
+                finished = true
+                return false
+            }
+            guard received == CFFMPEG_AVERROR_EAGAIN else {
+                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(received)))")
+            }
+            guard !draining else {
+                finished = true
+                return false
+            }
+            let read = av_read_frame(formatContext, packet)
+            if read == CFFMPEG_AVERROR_EOF {
+                draining = true
+                _ = avcodec_send_packet(codecContext, nil)
+                continue
+            }
+            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(read)))") }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codecContext, packet)
+            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(sent)))") }
+        }
+    }
+
+    /// Converts `count` frames from `frameOffset` of the current frame, in whatever sample
+    /// format the codec gives (planar or interleaved), to interleaved Float32.
+    private func convert(from start: Int, count: Int, into output: UnsafeMutablePointer<Float>) {
+        guard let frame, let planes = frame.pointee.extended_data else { return }
+        let format = AVSampleFormat(frame.pointee.format)
+        let planar = av_sample_fmt_is_planar(format) != 0
+        for plane in 0..<(planar ? channelCount : 1) {
+            guard let bytes = planes[plane] else { continue }
+            let first = planar ? start : start * channelCount
+            let values = planar ? count : count * channelCount
+            let stride = planar ? channelCount : 1
+            let destination = output + (planar ? plane : 0)
+            switch av_get_packed_sample_fmt(format) {
+            case AV_SAMPLE_FMT_U8: Self.copy(bytes, UInt8.self, first, values, destination, stride) { (Float($0) - 128) / 128 }
+            case AV_SAMPLE_FMT_S16: Self.copy(bytes, Int16.self, first, values, destination, stride) { Float($0) / 32_768 }
+            case AV_SAMPLE_FMT_S32: Self.copy(bytes, Int32.self, first, values, destination, stride) { Float(Double($0) / 2_147_483_648) }
+            case AV_SAMPLE_FMT_S64: Self.copy(bytes, Int64.self, first, values, destination, stride) { Float(Double($0) / 9_223_372_036_854_775_808) }
+            case AV_SAMPLE_FMT_DBL: Self.copy(bytes, Double.self, first, values, destination, stride) { Float($0) }
+            default: Self.copy(bytes, Float.self, first, values, destination, stride) { $0 }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func copy<Sample>(_ bytes: UnsafeMutablePointer<UInt8>, _: Sample.Type, _ first: Int, _ count: Int,
+                                     _ output: UnsafeMutablePointer<Float>, _ stride: Int, _ value: (Sample) -> Float) {
+        let samples = UnsafeRawPointer(bytes).assumingMemoryBound(to: Sample.self) + first
+        for index in 0..<count { output[index * stride] = value(samples[index]) }
+    }
+
+    private static let streamNotFound = CFFMPEG_AVERROR_STREAM_NOT_FOUND
+    private static let decoderNotFound = CFFMPEG_AVERROR_DECODER_NOT_FOUND
+
+    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?, io: inout UnsafeMutablePointer<AVIOContext>?) {
+        if format != nil { avformat_close_input(&format) }
+        release(io: &io)
+    }
+
+    private static func release(io: inout UnsafeMutablePointer<AVIOContext>?) {
+        guard let context = io else { return }
+        av_freep(&context.pointee.buffer)
+        avio_context_free(&io)
+    }
+
+    /// Why an input cannot be opened, naming what it looked like.
+    private static func unreadable(_ expected: String?, _ code: Int32) -> String {
+        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(code)))"
+    }
+
+    /// FFmpeg's words for an error code.
+    private static func message(_ code: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 128)
+        _ = av_strerror(code, &text, text.count)
+        return String(cString: text)
+    }
+
+    private static func failure(_ path: String, _ kind: AudioFormatError.Kind, _ reason: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: kind, reason: reason)
+    }
+}
+
+/// libavformat's read callback: the source's next bytes, or end of file.
+private func libavRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
+    guard let opaque, let buffer else { return CFFMPEG_AVERROR_EOF }
+    let got = Unmanaged<LibAVByteSource>.fromOpaque(opaque).takeUnretainedValue().read(buffer, count: Int(size))
+    return got > 0 ? Int32(got) : CFFMPEG_AVERROR_EOF
+}
+
+/// libavformat's seek callback, including its size query (`AVSEEK_SIZE`).
+private func libavSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
+    guard let opaque else { return -1 }
+    let source = Unmanaged<LibAVByteSource>.fromOpaque(opaque).takeUnretainedValue()
+    if whence & AVSEEK_SIZE != 0 { return source.size ?? -1 }
+    return source.seek(offset, whence: whence & ~AVSEEK_FORCE)
+}
