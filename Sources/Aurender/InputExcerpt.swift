@@ -79,6 +79,7 @@ final class ExcerptDecoder: AudioDecoder {
     }
 
     var path: String { base.path }
+    var decoderName: String { base.decoderName }
     var container: AudioContainer { base.container }
     var encoding: AudioEncoding { base.encoding }
     var format: StreamFormat { base.format }
