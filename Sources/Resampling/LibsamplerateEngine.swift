@@ -5,7 +5,7 @@ import CSamplerate
 /// libsamplerate centres its filter, so output starts at input time 0 with no delay; at the end
 /// of input this engine stops at the exact length, or pads with zeros a flush that falls short.
 /// libsamplerate reads interleaved frames only: planar frames go through scratch buffers made
-/// at init, `scratchFrames` at a time.
+/// at init, `InterleavingScratch.frames` at a time.
 final class LibsamplerateEngine: ResamplerEngine {
     /// The engine's registration: its name, qualities and factory.
     static let kind = ResamplerEngineKind(
@@ -40,9 +40,6 @@ final class LibsamplerateEngine: ResamplerEngine {
         converter(for: quality).map(LibSamplerate.name)
     }
 
-    /// Frames per pass through the planar scratch buffers.
-    static let scratchFrames = 1024
-
     let configuration: ResamplerConfiguration
     /// 256 input frames at ratios of 1 and above (the best sinc filter reaches about 143),
     /// 256 / ratio below, where the filter widens as it lowers its cutoff: a bound for every converter.
@@ -52,8 +49,7 @@ final class LibsamplerateEngine: ResamplerEngine {
     private let channelCount: Int
     private var consumed = 0
     private var produced = 0
-    private let scratchInput: UnsafeMutablePointer<Float>
-    private let scratchOutput: UnsafeMutablePointer<Float>
+    private let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
         guard let converter = Self.converter(for: configuration.quality) else {
@@ -68,25 +64,18 @@ final class LibsamplerateEngine: ResamplerEngine {
         ratio = configuration.ratio
         channelCount = configuration.channelCount
         latency = Int((256 / min(ratio, 1)).rounded(.up))
-        scratchInput = .allocate(capacity: Self.scratchFrames * channelCount)
-        scratchOutput = .allocate(capacity: Self.scratchFrames * channelCount)
+        scratch = InterleavingScratch(channelCount: channelCount)
     }
 
     deinit {
         LibSamplerate.delete(state)
-        scratchInput.deallocate()
-        scratchOutput.deallocate()
     }
 
     func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
                  endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        switch (input, output) {
-        case (.interleaved(let source), .interleaved(let destination)):
-            return try processInterleaved(source, inputFrames: inputFrames, into: destination, outputCapacity: outputCapacity,
-                                          endOfInput: endOfInput)
-        default:
-            return try processThroughScratch(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity,
-                                             endOfInput: endOfInput)
+        try scratch.process(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity, endOfInput: endOfInput) {
+            (source, frames, destination, capacity, end) throws(ResamplerError) in
+            try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity, endOfInput: end)
         }
     }
 
@@ -119,33 +108,6 @@ final class LibsamplerateEngine: ResamplerEngine {
         consumed += step.used
         produced += generated
         return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
-    }
-
-    /// Planar frames, interleaved into scratch for libsamplerate and back: one scratch's worth.
-    private func processThroughScratch(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput,
-                                       outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        let frames = min(inputFrames, Self.scratchFrames)
-        let source: UnsafePointer<Float>
-        switch input {
-        case .interleaved(let samples):
-            source = samples
-        case .planar(let channels):
-            for channel in 0..<channelCount {
-                for frame in 0..<frames { scratchInput[frame * channelCount + channel] = channels[channel][frame] }
-            }
-            source = UnsafePointer(scratchInput)
-        }
-        let capacity = min(outputCapacity, Self.scratchFrames)
-        let destination: UnsafeMutablePointer<Float>
-        if case .interleaved(let samples) = output { destination = samples } else { destination = scratchOutput }
-        let progress = try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity,
-                                              endOfInput: endOfInput && frames == inputFrames)
-        if case .planar(let channels) = output {
-            for channel in 0..<channelCount {
-                for frame in 0..<progress.framesProduced { channels[channel][frame] = scratchOutput[frame * channelCount + channel] }
-            }
-        }
-        return progress
     }
 
     /// Converts a whole signal at once with libsamplerate's `src_simple`: the reference the

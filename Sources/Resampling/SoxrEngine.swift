@@ -5,7 +5,7 @@
 /// flushes the tail (`soxr_process` with no input), held to the exact length, or padded with
 /// zeros should its flush fall short. soxr processes each channel on its own, so a stream's cost
 /// grows with its channels: the converter node parallelizes it by channels (`Parallelism.channels`).
-/// Planar frames go through scratch buffers made at init, `scratchFrames` at a time.
+/// Planar frames go through scratch buffers made at init, `InterleavingScratch.frames` at a time.
 final class SoxrEngine: ResamplerEngine {
     /// The engine's registration: its name, qualities and factory.
     static let kind = ResamplerEngineKind(
@@ -31,9 +31,6 @@ final class SoxrEngine: ResamplerEngine {
         quality.nearest(among: recipes.map(\.quality)).flatMap { level in recipes.first { $0.quality == level }?.recipe }
     }
 
-    /// Frames per pass through the planar scratch buffers.
-    static let scratchFrames = 1024
-
     let configuration: ResamplerConfiguration
     /// 256 input frames at ratios of 1 and above, 256 / ratio below: measured, soxr's very-high
     /// filter reaches at most about 146 frames either side of a sample (scaled by the ratio when
@@ -43,8 +40,7 @@ final class SoxrEngine: ResamplerEngine {
     private let channelCount: Int
     private var consumed = 0
     private var produced = 0
-    private let scratchInput: UnsafeMutablePointer<Float>
-    private let scratchOutput: UnsafeMutablePointer<Float>
+    private let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
         guard let recipe = Self.recipe(for: configuration.quality) else {
@@ -60,25 +56,18 @@ final class SoxrEngine: ResamplerEngine {
         self.state = state
         channelCount = configuration.channelCount
         latency = Int((256 / min(configuration.ratio, 1)).rounded(.up))
-        scratchInput = .allocate(capacity: Self.scratchFrames * channelCount)
-        scratchOutput = .allocate(capacity: Self.scratchFrames * channelCount)
+        scratch = InterleavingScratch(channelCount: channelCount)
     }
 
     deinit {
         LibSoxr.delete(state)
-        scratchInput.deallocate()
-        scratchOutput.deallocate()
     }
 
     func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
                  endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        switch (input, output) {
-        case (.interleaved(let source), .interleaved(let destination)):
-            return try processInterleaved(source, inputFrames: inputFrames, into: destination, outputCapacity: outputCapacity,
-                                          endOfInput: endOfInput)
-        default:
-            return try processThroughScratch(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity,
-                                             endOfInput: endOfInput)
+        try scratch.process(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity, endOfInput: endOfInput) {
+            (source, frames, destination, capacity, end) throws(ResamplerError) in
+            try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity, endOfInput: end)
         }
     }
 
@@ -113,32 +102,5 @@ final class SoxrEngine: ResamplerEngine {
         consumed += step.used
         produced += generated
         return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
-    }
-
-    /// Planar frames, interleaved into scratch for soxr and back: one scratch's worth.
-    private func processThroughScratch(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput,
-                                       outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        let frames = min(inputFrames, Self.scratchFrames)
-        let source: UnsafePointer<Float>
-        switch input {
-        case .interleaved(let samples):
-            source = samples
-        case .planar(let channels):
-            for channel in 0..<channelCount {
-                for frame in 0..<frames { scratchInput[frame * channelCount + channel] = channels[channel][frame] }
-            }
-            source = UnsafePointer(scratchInput)
-        }
-        let capacity = min(outputCapacity, Self.scratchFrames)
-        let destination: UnsafeMutablePointer<Float>
-        if case .interleaved(let samples) = output { destination = samples } else { destination = scratchOutput }
-        let progress = try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity,
-                                              endOfInput: endOfInput && frames == inputFrames)
-        if case .planar(let channels) = output {
-            for channel in 0..<channelCount {
-                for frame in 0..<progress.framesProduced { channels[channel][frame] = scratchOutput[frame * channelCount + channel] }
-            }
-        }
-        return progress
     }
 }
