@@ -109,3 +109,20 @@ extension FormatSniffer.Finding {
         "Ogg Speex audio": "ogg-speex",
     ]
 }
+
+extension FormatSniffer {
+    /// The file name extensions of the formats the sniffer recognises by content but that have
+    /// no `AudioContainer` name of their own (`m4a`, `wv`, `mka`, …): what a folder scan takes
+    /// as audio besides the containers' own extensions.
+    public static let recognisedFileExtensions: Set<String> = [
+        "m4a", "m4b", "m4p", "mp4", "3gp", "3g2", "mov", "aac", "adts", "wma", "asf", "ape", "wv", "mpc", "mp+",
+        "dsf", "dff", "tak", "tta", "ac3", "eac3", "mka", "mkv", "webm", "spx",
+    ]
+
+    /// Whether a file's name says it holds audio: a container's extension or a recognised format's.
+    public static func isAudioFileName(_ name: String) -> Bool {
+        if AudioContainer.forPath(name) != nil { return true }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return recognisedFileExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+}

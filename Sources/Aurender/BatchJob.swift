@@ -140,7 +140,8 @@ public struct BatchJob {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Paths, relative to `folder`, of the files in it whose extension names an audio container.
+    /// Paths, relative to `folder`, of the files in it whose names say they hold audio (a
+    /// container's extension, or that of a format the sniffer recognises, as `m4a` or `wv`).
     private static func audioFiles(in folder: String, recursive: Bool, prefix: String = "") -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + (prefix.isEmpty ? "" : "/" + prefix)) else { return [] }
         var found: [String] = []
@@ -148,7 +149,7 @@ public struct BatchJob {
             let relative = prefix.isEmpty ? name : prefix + "/" + name
             if isFolder(folder + "/" + relative) {
                 if recursive { found += audioFiles(in: folder, recursive: true, prefix: relative) }
-            } else if AudioContainer.forPath(name) != nil {
+            } else if FormatSniffer.isAudioFileName(name) {
                 found.append(relative)
             }
         }

@@ -12,12 +12,17 @@ import Testing
 
     @Test func outputsAreNamedAfterTheirInputsInFolderOrder() throws {
         let folder = try TemporaryFolder()
-        for name in ["in/b.wav", "in/a.flac", "in/notes.txt", "in/sub/c.aiff", "in/.hidden.wav"] { try touch(folder.file(name)) }
+        for name in ["in/b.wav", "in/a.flac", "in/notes.txt", "in/sub/c.aiff", "in/.hidden.wav", "in/d.m4a", "in/e.WV"] {
+            try touch(folder.file(name))
+        }
         let flat = try BatchJob(inputs: [folder.file("in")], into: folder.file("out"), suffix: "-eq")
-        #expect(flat.items.map(\.output) == [folder.file("out/a-eq.flac"), folder.file("out/b-eq.wav")])
+        #expect(flat.items.map(\.output) == [folder.file("out/a-eq.flac"), folder.file("out/b-eq.wav"), folder.file("out/d-eq.m4a"),
+                                             folder.file("out/e-eq.WV")])
         let deep = try BatchJob(inputs: [folder.file("in")], into: folder.file("out/"), recursive: true, container: .flac)
-        #expect(deep.items.map(\.input) == [folder.file("in/a.flac"), folder.file("in/b.wav"), folder.file("in/sub/c.aiff")])
-        #expect(deep.items.map(\.output) == [folder.file("out/a.flac"), folder.file("out/b.flac"), folder.file("out/sub/c.flac")])
+        #expect(deep.items.map(\.input) == [folder.file("in/a.flac"), folder.file("in/b.wav"), folder.file("in/d.m4a"),
+                                            folder.file("in/e.WV"), folder.file("in/sub/c.aiff")])
+        #expect(deep.items.map(\.output) == [folder.file("out/a.flac"), folder.file("out/b.flac"), folder.file("out/d.flac"),
+                                             folder.file("out/e.flac"), folder.file("out/sub/c.flac")])
     }
 
     @Test func collidingOutputsAndEmptyBatchesAreRefused() throws {
@@ -48,5 +53,20 @@ import Testing
         }
         #expect(first == folder.file("out/1.wav") && last == folder.file("out/4.wav"))
         #expect(error is Refused)
+    }
+
+    @Test func aFolderBatchTakesFormatsOnlyFFmpegReads() throws {
+        let folder = try TemporaryFolder()
+        try touch(folder.file("in/x"))
+        for name in ["aac.m4a", "wavpack.wv"] {
+            try FileManager.default.copyItem(atPath: fixture("ffmpeg/" + name), toPath: folder.file("in/" + name))
+        }
+        let result = try aurender(["-o", folder.file("out"), folder.file("in"), "--type", "flac", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try samples(of: folder.file("out/aac.flac")).samples.count == 44_100)
+        #expect(try aurender([fixture("ffmpeg/wavpack.wv"), folder.file("single.wav")]).status == 0)
+        let single = try samples(of: folder.file("single.wav")).samples
+        let batched = try samples(of: folder.file("out/wavpack.flac")).samples
+        #expect(single.count > 0 && batched == single, "as a single render decodes it")
     }
 }
