@@ -33,6 +33,7 @@ struct PresetsCommand: PositionalArgumentsValidating {
     /// One preset as printed with `--json`.
     struct PresetInfo: Codable {
         var name: String
+        var aliases: [String]
         var frequencies: [Double]
         var gains: [Double]
         var preamp: Double
@@ -62,7 +63,7 @@ struct PresetsCommand: PositionalArgumentsValidating {
             let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
             do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
         } else if json {
-            let infos = presets.map { PresetInfo(name: $0.name, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
+            let infos = presets.map { PresetInfo(name: $0.name, aliases: $0.aliases, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
             print(try ReportJSON.text(infos))
         } else {
             print(table(presets))
