@@ -150,6 +150,18 @@ import Testing
         #expect(parsed.first { $0["name"] as? String == "Loudness" }?["gains"] as? [Double] == [6, 4, 0, 0, -2, 0, -1, -5, 5, 1])
         #expect(parsed.first { $0["name"] as? String == "Vocal Booster" }?["aliases"] as? [String] == ["Increase Vocals"])
 
+        let rock = try aurender(["presets", "Rock"])
+        #expect(rock.status == 0, "\(rock.standardError)")
+        #expect(rock.output == "preset (dB)          32     64    125    250    500     1k     2k     4k     8k    16k\n"
+                + "Rock              +5.00  +4.00  +3.00  +1.50  -0.50  -1.00  +0.50  +2.50  +3.50  +4.50\n")
+        let byAlias = try aurender(["presets", "--json", "increase bass", "Pop"])
+        let named = try #require(try JSONSerialization.jsonObject(with: byAlias.standardOutput) as? [[String: Any]])
+        #expect(named.map { $0["name"] as? String } == ["Bass Booster", "Pop"])
+        #expect(named.first?["gains"] as? [Double] == [5.5, 4.25, 3.5, 2.5, 1.25, 0, 0, 0, 0, 0])
+        let misspelt = try aurender(["presets", "Rokc"])
+        #expect(misspelt.status == 64)
+        #expect(misspelt.standardError.contains("unknown EQ preset 'Rokc'; did you mean 'Rock'"), "\(misspelt.standardError)")
+
         let folder = try TemporaryFolder()
         let plot = try aurender(["presets", "--plot", folder.file("eq.svg"), "bass booster", "Rock"])
         #expect(plot.status == 0, "\(plot.standardError)")
