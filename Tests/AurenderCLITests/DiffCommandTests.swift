@@ -90,5 +90,12 @@ import Testing
         #expect(lengths.status == 1)
         #expect(lengths.json["verdict"] as? String == "different lengths")
         #expect(lengths.json["framesA"] as? Int == 1000 && lengths.json["framesB"] as? Int == 1200)
+
+        try writeFloats([Float](repeating: 0.25, count: 1000), rate: 16000, to: folder.file("fast.wav"))
+        let formats = try report([folder.file("a.wav"), folder.file("fast.wav")])
+        #expect(formats.status == 1)
+        #expect(formats.json["verdict"] as? String == "different formats")
+        #expect(formats.json["formatB"] as? String == "16000 Hz, 1 ch, float32")
+        #expect(formats.json["framesA"] is NSNull && formats.json["maxDifference"] is NSNull)
     }
 }
