@@ -15,7 +15,8 @@ struct DiffCommand: ParsableCommand {
             Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints
             the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the
             largest difference is within --tolerance (default: none at all), 1 when it is not or when
-            the rates, channel counts or lengths differ, 65/66 when a file cannot be read.
+            the rates, channel counts or lengths differ, 65/66 when a file cannot be read. --json prints \
+            the same findings as one JSON object, with the same exit status.
             """
     )
 
@@ -29,6 +30,51 @@ struct DiffCommand: ParsableCommand {
             help: ArgumentHelp("The largest difference allowed, in dBFS: -90 or -90dB (-96 allows about half a 16-bit step).", valueName: "dB"))
     var tolerance: LevelArgument<DBFSUnit>?
 
+    @Flag(help: "Print the comparison as JSON on standard output.")
+    var json = false
+
+    /// The comparison as `--json` prints it. Levels are in dBFS to 0.01, null for no difference
+    /// at all; lengths, differences and the first differing frame are null when the formats differ.
+    struct Report: Encodable {
+        var fileA: String
+        var fileB: String
+        var formatA: String
+        var formatB: String
+        var framesA: Int64?
+        var framesB: Int64?
+        var maxDifference: Double?
+        var maxDifferenceDBFS: Double?
+        var rmsDifference: Double?
+        var rmsDifferenceDBFS: Double?
+        var firstDifferingFrame: Int64?
+        var toleranceDBFS: Double?
+        /// `identical`, `within tolerance`, `different`, `different lengths` or `different formats`.
+        var verdict: String
+
+        enum CodingKeys: String, CodingKey {
+            case fileA, fileB, formatA, formatB, framesA, framesB, maxDifference, maxDifferenceDBFS,
+                 rmsDifference, rmsDifferenceDBFS, firstDifferingFrame, toleranceDBFS, verdict
+        }
+
+        /// Encodes every key, absent values as null, so a reader finds the same keys every time.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(fileA, forKey: .fileA)
+            try container.encode(fileB, forKey: .fileB)
+            try container.encode(formatA, forKey: .formatA)
+            try container.encode(formatB, forKey: .formatB)
+            try container.encode(framesA, forKey: .framesA)
+            try container.encode(framesB, forKey: .framesB)
+            try container.encode(maxDifference, forKey: .maxDifference)
+            try container.encode(maxDifferenceDBFS, forKey: .maxDifferenceDBFS)
+            try container.encode(rmsDifference, forKey: .rmsDifference)
+            try container.encode(rmsDifferenceDBFS, forKey: .rmsDifferenceDBFS)
+            try container.encode(firstDifferingFrame, forKey: .firstDifferingFrame)
+            try container.encode(toleranceDBFS, forKey: .toleranceDBFS)
+            try container.encode(verdict, forKey: .verdict)
+        }
+    }
+
     func run() throws {
         let a: any AudioDecoder, b: any AudioDecoder
         do {
@@ -37,11 +83,14 @@ struct DiffCommand: ParsableCommand {
         } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
-        print("A: \(first): \(a.format.canonical)")
-        print("B: \(second): \(b.format.canonical)")
+        var report = Report(fileA: first, fileB: second, formatA: "\(a.format.canonical)", formatB: "\(b.format.canonical)",
+                            toleranceDBFS: tolerance.map { ReportJSON.level($0.value) }, verdict: "different formats")
+        if !json {
+            print("A: \(first): \(a.format.canonical)")
+            print("B: \(second): \(b.format.canonical)")
+        }
         if a.format.sampleRate != b.format.sampleRate || a.format.channelCount != b.format.channelCount {
-            print("result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
-            throw ExitCode(1)
+            try finish(report, text: "result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
         }
         let channels = a.format.channelCount, chunk = 65536
         var left = [Float](repeating: 0, count: chunk * channels), right = left
@@ -72,21 +121,38 @@ struct DiffCommand: ParsableCommand {
             throw fail(error.description, ExitStatus(input: error))
         }
         let rms = frames > 0 ? (sumOfSquares / Double(frames * Int64(channels))).squareRoot() : 0
-        print("frames: \(lengthA) and \(lengthB)")
-        print("max difference: \(Self.dBFS(Double(largest)))")
-        print("rms difference: \(Self.dBFS(rms))")
-        print("first differing frame: \(firstDifference.map(String.init) ?? "none")")
+        report.framesA = lengthA
+        report.framesB = lengthB
+        report.maxDifference = Double(largest)
+        report.maxDifferenceDBFS = largest > 0 ? ReportJSON.level(20 * log10(Double(largest))) : nil
+        report.rmsDifference = rms
+        report.rmsDifferenceDBFS = rms > 0 ? ReportJSON.level(20 * log10(rms)) : nil
+        report.firstDifferingFrame = firstDifference
+        if !json {
+            print("frames: \(lengthA) and \(lengthB)")
+            print("max difference: \(Self.dBFS(Double(largest)))")
+            print("rms difference: \(Self.dBFS(rms))")
+            print("first differing frame: \(firstDifference.map(String.init) ?? "none")")
+        }
         if lengthA != lengthB {
-            print("result: different lengths")
-            throw ExitCode(1)
+            report.verdict = "different lengths"
+            try finish(report, text: "result: different lengths")
         }
         let limit = tolerance.map { pow(10, $0.value / 20) } ?? 0
         if Double(largest) <= limit {
-            print(largest == 0 ? "result: identical" : "result: within \(Self.dBFS(limit))")
+            report.verdict = largest == 0 ? "identical" : "within tolerance"
+            try finish(report, text: largest == 0 ? "result: identical" : "result: within \(Self.dBFS(limit))", passed: true)
             return
         }
-        print("result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0.value / 20))))" } ?? ""))
-        throw ExitCode(1)
+        report.verdict = "different"
+        try finish(report, text: "result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0.value / 20))))" } ?? ""))
+    }
+
+    /// Prints the verdict (`text`, or the whole report with `--json`), then exits 1 unless the
+    /// files `passed`.
+    private func finish(_ report: Report, text: String, passed: Bool = false) throws {
+        print(json ? try ReportJSON.text(report) : text)
+        if !passed { throw ExitCode(1) }
     }
 
     /// The frames left in `file` after the other file ended, read through `buffer`; none when

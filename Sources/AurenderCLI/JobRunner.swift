@@ -38,9 +38,16 @@ enum CommandHints {
             return "\(cause.description); for standard output set the output node's 'container' to au or raw"
         case (_, .output(let cause)) where cause.path == "-" && cause.kind == .unsupportedFormat:
             return "\(cause.description); for standard output use --type au or raw"
+        case (let hints, .output(let cause)) where hints != .graph && Self.isOpusRateRefusal(cause):
+            return "\(cause.description); use --rate 48000"
         default:
             return error.description
         }
+    }
+
+    /// Whether the encoder refused to write Opus at the output's sample rate (libsndfile's words).
+    static func isOpusRateRefusal(_ error: AudioFormatError) -> Bool {
+        error.kind == .unsupportedFormat && error.reason.hasPrefix("Opus only supports sample rates")
     }
 
     /// The one-line message and exit status for any error a render throws.

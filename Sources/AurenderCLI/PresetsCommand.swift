@@ -3,13 +3,14 @@ import Aurender
 import FoundationEssentials
 
 /// `aurender presets`: lists the EQ presets, as a table, as JSON, or drawn as an SVG plot.
-struct PresetsCommand: PositionalArgumentsValidating {
+struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
         abstract: "List the EQ presets with their band gains, or plot their responses.",
         discussion: """
             Lists the built-in iPod presets and the user's presets (from the folder named by \
-            AURENDER_PRESETS, else ~/.config/aurender/presets: *.json files and *.tsv tables).
+            AURENDER_PRESETS, else ~/.config/aurender/presets: *.json files and *.tsv tables); \
+            'aurender presets Rock' prints only the presets named.
 
             --plot draws the magnitude responses computed from the actual filter coefficients at \
             44.1 kHz (20 Hz to 20 kHz, log frequency), with each preset's gains marked at the band \
@@ -27,12 +28,13 @@ struct PresetsCommand: PositionalArgumentsValidating {
     @Option(help: ArgumentHelp("The design to plot: accurate or classic.", valueName: "mode"))
     var eqMode: GraphicEQDesign.Mode = .accurate
 
-    @Argument(help: "Presets to plot (with --plot).")
+    @Argument(help: "Presets to print or plot (all when none is named); user preset names and aliases work too.")
     var names: [String] = []
 
     /// One preset as printed with `--json`.
     struct PresetInfo: Codable {
         var name: String
+        var aliases: [String]
         var frequencies: [Double]
         var gains: [Double]
         var preamp: Double
@@ -40,10 +42,6 @@ struct PresetsCommand: PositionalArgumentsValidating {
 
     func validate() throws {
         if plot != nil, json { throw ValidationError("--plot and --json do not go together") }
-    }
-
-    func validatePositionalArguments() throws {
-        if plot == nil, !names.isEmpty { throw ValidationError("preset names go with --plot") }
     }
 
     func run() throws {
@@ -62,7 +60,7 @@ struct PresetsCommand: PositionalArgumentsValidating {
             let svg = try ResponsePlot(presets: presets, mode: eqMode, sampleRate: 44100).svg()
             do { try OutputFile.write(text: svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
         } else if json {
-            let infos = presets.map { PresetInfo(name: $0.name, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
+            let infos = presets.map { PresetInfo(name: $0.name, aliases: $0.aliases, frequencies: $0.bands.map(\.frequency), gains: $0.gains, preamp: $0.preamp) }
             print(try ReportJSON.text(infos))
         } else {
             print(table(presets))

@@ -17,7 +17,7 @@ import Testing
         #expect(presets.count == 22)
         #expect(presets.map(\.name).contains("Hip-Hop"))
         let bass = try #require(EQPresetLibrary.find("Bass Booster", in: presets))
-        #expect(bass.gains == [5.5, 4.5, 3.5, 2.5, 1.25, 0, 0, 0, 0, 0])
+        #expect(bass.gains == [5.5, 4.25, 3.5, 2.5, 1.25, 0, 0, 0, 0, 0])
         #expect(bass.bands == EQPreset.iPodBands)
         #expect(bass.largestBoost == 5.5)
         #expect(try #require(EQPresetLibrary.find("flat", in: presets)).isFlat)
@@ -27,6 +27,34 @@ import Testing
     @Test(arguments: ["Bass Booster", "bass booster", "BassBooster", "bass-booster", "BASS_BOOSTER", " bass booster "])
     func namesMatchLoosely(_ name: String) throws {
         #expect(EQPresetLibrary.find(name, in: EQPresetLibrary.builtIn)?.name == "Bass Booster")
+    }
+
+    /// Apple's stored values to 1/100 dB, not the 0.5 dB roundings that circulate.
+    @Test func presetsAreApplesStoredValues() throws {
+        let presets = EQPresetLibrary.builtIn
+        #expect(try #require(EQPresetLibrary.find("R&B", in: presets)).gains == [2.62, 6.92, 5.65, 1.33, -2.19, -1.5, 2.32, 2.65, 3, 3.75])
+        #expect(try #require(EQPresetLibrary.find("Spoken Word", in: presets)).gains == [-3.46, -0.47, 0, 0.69, 3.46, 4.61, 4.84, 4.28, 2.54, 0])
+        #expect(try #require(EQPresetLibrary.find("Rock", in: presets)).gains == [5, 4, 3, 1.5, -0.5, -1, 0.5, 2.5, 3.5, 4.5])
+    }
+
+    @Test(arguments: [("Increase Bass", "Bass Booster"), ("reduce-bass", "Bass Reducer"), ("IncreaseTreble", "Treble Booster"),
+                      ("reduce treble", "Treble Reducer"), ("Increase Vocals", "Vocal Booster")])
+    func theMusicAppsNewerNamesAreAliases(alias: String, name: String) throws {
+        let preset = try #require(EQPresetLibrary.find(alias, in: EQPresetLibrary.builtIn))
+        #expect(preset.name == name)
+        #expect(EQPresetLibrary.builtIn.filter { !$0.aliases.isEmpty }.count == 5)
+    }
+
+    @Test func tablesMayCarryAliases() throws {
+        let table = "name\t100\t1000\taliases\nOne\t1\t-1\tFirst, Uno\nTwo\t2\t0\t\nThree\t3\t0\n"
+        let presets = try EQPresetLibrary.parseTable(table, source: "t.tsv")
+        #expect(presets.map(\.aliases) == [["First", "Uno"], [], []])
+        #expect(presets[0].bands.map(\.frequency) == [100, 1000])
+        #expect(EQPresetLibrary.find("uno", in: presets)?.name == "One")
+        #expect(throws: PresetError(source: "t.tsv", field: "line 2",
+                                    problem: "expected a name and 2 gains in dB (then optionally aliases), tab-separated")) {
+            try EQPresetLibrary.parseTable("name\t100\t1000\taliases\nOne\t1\n", source: "t.tsv")
+        }
     }
 
     @Test func punctuationInNamesIsIgnored() {

@@ -50,4 +50,52 @@ import Testing
         #expect(missing.status == 66)
         #expect(missing.standardError == "aurender: /no/such.wav: No such file or directory\n")
     }
+
+    @Test func jsonGivesTheFindingsAndTheSameExitStatus() throws {
+        let folder = try TemporaryFolder()
+        var samples = [Float](repeating: 0.25, count: 1000)
+        try writeFloats(samples, rate: 8000, to: folder.file("a.wav"))
+        samples[700] += 0.001
+        try writeFloats(samples, rate: 8000, to: folder.file("b.wav"))
+        try writeFloats([Float](repeating: 0.25, count: 1200), rate: 8000, to: folder.file("long.wav"))
+        func report(_ arguments: [String]) throws -> (status: Int32, json: [String: Any]) {
+            let result = try aurender(["diff", "--json"] + arguments)
+            let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any], "\(result.output)")
+            return (result.status, json)
+        }
+
+        let different = try report([folder.file("a.wav"), folder.file("b.wav")])
+        #expect(different.status == 1)
+        #expect(different.json["verdict"] as? String == "different")
+        #expect(different.json["maxDifferenceDBFS"] as? Double == -60)
+        #expect(abs(try #require(different.json["maxDifference"] as? Double) - 0.001) < 1e-6)
+        #expect(abs(try #require(different.json["rmsDifferenceDBFS"] as? Double) - -90) < 0.01, "one sample in 1000: 30 dB under the max")
+        #expect(different.json["firstDifferingFrame"] as? Int == 700)
+        #expect(different.json["framesA"] as? Int == 1000 && different.json["framesB"] as? Int == 1000)
+        #expect(different.json["toleranceDBFS"] is NSNull)
+        #expect(different.json["fileB"] as? String == folder.file("b.wav"))
+
+        let within = try report([folder.file("a.wav"), folder.file("b.wav"), "--tolerance", "-50dB"])
+        #expect(within.status == 0)
+        #expect(within.json["verdict"] as? String == "within tolerance")
+        #expect(within.json["toleranceDBFS"] as? Double == -50)
+
+        let identical = try report([fixture("music.wav"), fixture("music.flac")])
+        #expect(identical.status == 0)
+        #expect(identical.json["verdict"] as? String == "identical")
+        #expect(identical.json["maxDifference"] as? Double == 0 && identical.json["maxDifferenceDBFS"] is NSNull)
+        #expect(identical.json["firstDifferingFrame"] is NSNull)
+
+        let lengths = try report([folder.file("a.wav"), folder.file("long.wav")])
+        #expect(lengths.status == 1)
+        #expect(lengths.json["verdict"] as? String == "different lengths")
+        #expect(lengths.json["framesA"] as? Int == 1000 && lengths.json["framesB"] as? Int == 1200)
+
+        try writeFloats([Float](repeating: 0.25, count: 1000), rate: 16000, to: folder.file("fast.wav"))
+        let formats = try report([folder.file("a.wav"), folder.file("fast.wav")])
+        #expect(formats.status == 1)
+        #expect(formats.json["verdict"] as? String == "different formats")
+        #expect(formats.json["formatB"] as? String == "16000 Hz, 1 ch, float32")
+        #expect(formats.json["framesA"] is NSNull && formats.json["maxDifference"] is NSNull)
+    }
 }

@@ -18,7 +18,7 @@ import Testing
         return 20 * log10(Signal.rms(Array(after)) / Signal.rms(Array(before)))
     }
 
-    @Test(arguments: [(64.0, 4.5), (1000.0, 0.0), (250.0, 2.5)])
+    @Test(arguments: [(64.0, 4.25), (1000.0, 0.0), (250.0, 2.5)])
     func bassBoosterLiftsEachBandByItsGain(frequency: Double, gain: Double) throws {
         let folder = try TemporaryFolder()
         try writeSine(folder.file("in.wav"), frequency: frequency)
@@ -113,7 +113,7 @@ import Testing
 
         let auto = try aurender(["--eq", "Bass Booster", "--preamp", "auto", "--on-clip", "fail", folder.file("loud.wav"), folder.file("auto.wav")])
         #expect(auto.status == 0, "\(auto.standardError)")
-        #expect(abs(try gainChange(folder.file("loud.wav"), folder.file("auto.wav")) - (4.5 - 5.5)) < 0.1)
+        #expect(abs(try gainChange(folder.file("loud.wav"), folder.file("auto.wav")) - (4.25 - 5.5)) < 0.1)
 
         let float = try aurender(["--eq", "Bass Booster", "--bits", "float", folder.file("loud.wav"), folder.file("float.wav")])
         #expect(float.status == 0)
@@ -142,12 +142,25 @@ import Testing
         let lines = table.output.split(separator: "\n")
         #expect(lines.count == 23)
         #expect(lines[0].hasPrefix("preset (dB)") && lines[0].hasSuffix("16k"))
-        #expect(lines.contains { $0.hasPrefix("Bass Booster") && $0.contains("+5.50  +4.50") })
+        #expect(lines.contains { $0.hasPrefix("Bass Booster") && $0.contains("+5.50  +4.25") })
 
         let json = try aurender(["presets", "--json"])
         let parsed = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [[String: Any]])
         #expect(parsed.count == 22)
-        #expect(parsed.first { $0["name"] as? String == "Loudness" }?["gains"] as? [Double] == [6, 4, 0, 0, -2, 0, -1, -4.5, 5, 1])
+        #expect(parsed.first { $0["name"] as? String == "Loudness" }?["gains"] as? [Double] == [6, 4, 0, 0, -2, 0, -1, -5, 5, 1])
+        #expect(parsed.first { $0["name"] as? String == "Vocal Booster" }?["aliases"] as? [String] == ["Increase Vocals"])
+
+        let rock = try aurender(["presets", "Rock"])
+        #expect(rock.status == 0, "\(rock.standardError)")
+        #expect(rock.output == "preset (dB)          32     64    125    250    500     1k     2k     4k     8k    16k\n"
+                + "Rock              +5.00  +4.00  +3.00  +1.50  -0.50  -1.00  +0.50  +2.50  +3.50  +4.50\n")
+        let byAlias = try aurender(["presets", "--json", "increase bass", "Pop"])
+        let named = try #require(try JSONSerialization.jsonObject(with: byAlias.standardOutput) as? [[String: Any]])
+        #expect(named.map { $0["name"] as? String } == ["Bass Booster", "Pop"])
+        #expect(named.first?["gains"] as? [Double] == [5.5, 4.25, 3.5, 2.5, 1.25, 0, 0, 0, 0, 0])
+        let misspelt = try aurender(["presets", "Rokc"])
+        #expect(misspelt.status == 64)
+        #expect(misspelt.standardError.contains("unknown EQ preset 'Rokc'; did you mean 'Rock'"), "\(misspelt.standardError)")
 
         let folder = try TemporaryFolder()
         let plot = try aurender(["presets", "--plot", folder.file("eq.svg"), "bass booster", "Rock"])

@@ -150,7 +150,13 @@ import Testing
         }
         let wrongRate = try aurender([fixture("music.wav"), folder.file("music.opus")])
         #expect(wrongRate.status == 64)
-        #expect(wrongRate.standardError == "aurender: \(folder.file("music.opus")): Opus only supports sample rates of 8000, 12000, 16000, 24000, and 48000\n")
+        #expect(wrongRate.standardError == "aurender: \(folder.file("music.opus")): Opus only supports sample rates of 8000, 12000, 16000, 24000, and 48000; use --rate 48000\n")
         #expect(!folder.contents().contains("music.opus"))
+        let mixed = try aurender(["mix", fixture("music.wav"), "--output", folder.file("mix.opus")])
+        #expect(mixed.status == 64)
+        #expect(mixed.standardError.hasSuffix("and 48000; use --rate 48000\n"), "\(mixed.standardError)")
+        let resampled = try aurender([fixture("music.wav"), folder.file("music.opus"), "--rate", "48000"])
+        #expect(resampled.status == 0, "\(resampled.standardError)")
+        #expect(try samples(of: folder.file("music.opus")).format.rate == 48000)
     }
 }

@@ -5,7 +5,10 @@ import AudioDSP
 /// The iPod presets use the ten ISO octave bands with Q = √2; a custom preset may bring bands
 /// of its own.
 public struct EQPreset: Equatable, Sendable {
+    /// The name the preset is listed under.
     public var name: String
+    /// Other names that find the preset (the Music app's newer names for some iPod presets).
+    public var aliases: [String]
     /// The bands' centres and bandwidths.
     public var bands: [GraphicEQDesign.Band]
     /// The gain at each band's centre, in dB.
@@ -20,8 +23,11 @@ public struct EQPreset: Equatable, Sendable {
     /// The iPod equalizer's bands.
     public static let iPodBands = iPodFrequencies.map { GraphicEQDesign.Band(frequency: $0, q: iPodQ) }
 
-    public init(name: String, bands: [GraphicEQDesign.Band] = EQPreset.iPodBands, gains: [Double], preamp: Double = 0) {
+    /// A preset of `gains` over `bands`, found by `name` or any of `aliases`.
+    public init(name: String, aliases: [String] = [], bands: [GraphicEQDesign.Band] = EQPreset.iPodBands,
+                gains: [Double], preamp: Double = 0) {
         self.name = name
+        self.aliases = aliases
         self.bands = bands
         self.gains = gains
         self.preamp = preamp

@@ -10,32 +10,39 @@ public enum EQPresetLibrary {
     }
 
     /// Parses a tab-separated preset table: `#` comment lines, a header `name<TAB>f1<TAB>f2…`
-    /// of band centres in Hz (Q = √2), then one line per preset: name and one gain per band.
+    /// of band centres in Hz (Q = √2), optionally ending in an `aliases` column, then one line per
+    /// preset: name, one gain per band and, with that column, other names separated by commas.
     public static func parseTable(_ text: String, source: String) throws(PresetError) -> [EQPreset] {
         var frequencies: [Double]?
+        var hasAliases = false
         var presets: [EQPreset] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(trimmed)
             guard let bandFrequencies = frequencies else {
-                let parsed = fields.dropFirst().compactMap { Double($0) }
-                guard fields.first?.lowercased() == "name", parsed.count == fields.count - 1, !parsed.isEmpty,
+                hasAliases = fields.count > 2 && fields.last?.lowercased() == "aliases"
+                let centres = fields.dropFirst().dropLast(hasAliases ? 1 : 0)
+                let parsed = centres.compactMap { Double($0) }
+                guard fields.first?.lowercased() == "name", parsed.count == centres.count, !parsed.isEmpty,
                       parsed.allSatisfy({ $0 > 0 }) else {
                     throw PresetError(source: source, field: "line \(number + 1)",
-                                      problem: "the header must be 'name' then the band centres in Hz, tab-separated")
+                                      problem: "the header must be 'name' then the band centres in Hz, tab-separated, then optionally 'aliases'")
                 }
                 frequencies = parsed
                 continue
             }
-            let gains = fields.dropFirst().map { Double($0) }
-            guard fields.count == bandFrequencies.count + 1, let name = fields.first, !name.isEmpty,
+            let bandCount = bandFrequencies.count
+            let aliasField = hasAliases && fields.count == bandCount + 2 ? fields.last : nil
+            let gains = fields.dropFirst().prefix(bandCount).map { Double($0) }
+            guard fields.count == bandCount + 1 || aliasField != nil, let name = fields.first, !name.isEmpty,
                   gains.allSatisfy({ $0 != nil }) else {
                 throw PresetError(source: source, field: "line \(number + 1)",
-                                  problem: "expected a name and \(bandFrequencies.count) gains in dB, tab-separated")
+                                  problem: "expected a name and \(bandCount) gains in dB\(hasAliases ? " (then optionally aliases)" : ""), tab-separated")
             }
+            let aliases = (aliasField ?? "").split(separator: ",").map(trimmed).filter { !$0.isEmpty }
             let bands = bandFrequencies.map { GraphicEQDesign.Band(frequency: $0, q: EQPreset.iPodQ) }
-            let preset = EQPreset(name: name, bands: bands, gains: gains.map { $0! })
+            let preset = EQPreset(name: name, aliases: aliases, bands: bands, gains: gains.map { $0! })
             try validate(preset, source: source, field: "line \(number + 1)")
             presets.append(preset)
         }
@@ -128,10 +135,11 @@ public enum EQPresetLibrary {
         String(name.lowercased().filter { $0.isLetter || $0.isNumber })
     }
 
-    /// The preset called `name` (matched by `matchingKey`), if there is one.
+    /// The preset called `name` or with `name` among its aliases (matched by `matchingKey`),
+    /// if there is one.
     public static func find(_ name: String, in presets: [EQPreset]) -> EQPreset? {
         let key = matchingKey(name)
-        return presets.first { matchingKey($0.name) == key }
+        return presets.first { ([$0.name] + $0.aliases).contains { matchingKey($0) == key } }
     }
 
     /// The names closest to `name`, nearest first, for a "did you mean" message.
