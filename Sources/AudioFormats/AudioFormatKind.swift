@@ -14,6 +14,9 @@ public protocol AudioFormatKind: Sendable {
     /// Opens a decoder on `input`, which it must read from its first byte (`input.head`
     /// first when the head was consumed); `raw` describes a headerless input.
     func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder
+    /// The containers it writes, each with the encodings it writes in it, for listings
+    /// (`aurender formats`); empty for a kind that only decodes.
+    var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { get }
     /// Whether it can write `encoding` in `container` at `sampleRate` with `channelCount` channels.
     func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool
     /// Starts a file on `fileDescriptor`, which the encoder then owns and closes.

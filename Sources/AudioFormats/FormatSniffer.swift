@@ -100,6 +100,13 @@ extension FormatSniffer.Finding {
         .container(AudioContainer(identifier: identifiers[description] ?? description, name: description), nil)
     }
 
+    /// The descriptions the sniffer gives `container` (`mp4`: `MPEG-4 audio (AAC)`, `MPEG-4 audio
+    /// (ALAC)`, …), sorted; a container it has its own name for gives that name.
+    static func descriptions(of container: AudioContainer) -> [String] {
+        let known = identifiers.filter { $0.value == container.identifier }.keys.sorted()
+        return known.isEmpty ? [container.name] : known
+    }
+
     /// The identifiers of the containers `known(_:)` names: one per container, whatever its codec.
     private static let identifiers: [String: String] = [
         "MPEG-4 audio (AAC)": "mp4", "MPEG-4 audio (ALAC)": "mp4", "MPEG-4 audio": "mp4", "ADTS AAC audio": "adts",

@@ -46,7 +46,7 @@ public struct GraphJob {
         let built = try build(readingAhead: false)
         var lines: [String] = []
         for (name, path, file) in built.files {
-            lines.append("file    \(name): \(path), \(file.container.name), \(file.encoding.name), \(file.format.canonical)")
+            lines.append("file    \(name): \(path), \(file.container.name), \(file.encoding.name), \(file.format.canonical), decoded by \(file.decoderName)")
         }
         for node in built.order {
             lines.append("node    \(node.name)" + (node.planDetail.map { " (\($0))" } ?? ""))
@@ -147,7 +147,7 @@ public struct GraphJob {
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
         for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
-            files.append((entry.node.name, path, try opened.decoder(index, for: path)))
+            files.append((entry.node.name, path, try opened.decoder(index, for: path, forcing: options.decoder)))
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)

@@ -77,7 +77,7 @@ public struct MixJob {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [any AudioDecoder] = []
-        for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path)) }
+        for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder)) }
         let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
                                                channelCount: options.format.channelCount ?? 2)
         let graph = Graph()

@@ -9,8 +9,9 @@ import AudioFormats
 final class OpenedInputs {
     private var decoders: [Int: (path: String, decoder: any AudioDecoder)] = [:]
 
-    /// The decoder for input number `index`, at `path`, opened through the registry the first time.
-    func decoder(_ index: Int = 0, for path: String, raw: RawFormat? = nil) throws(RenderError) -> any AudioDecoder {
+    /// The decoder for input number `index`, at `path`, opened through the registry the first time:
+    /// by the registry's choice, or by the decoder called `forcing` (`RenderSettings.decoder`).
+    func decoder(_ index: Int = 0, for path: String, raw: RawFormat? = nil, forcing: String? = nil) throws(RenderError) -> any AudioDecoder {
         if let opened = decoders[index], opened.path == path {
             if opened.decoder.isSeekable {
                 do { try opened.decoder.rewind() } catch { throw .input(error) }
@@ -18,7 +19,11 @@ final class OpenedInputs {
             return opened.decoder
         }
         do {
-            let decoder = try FormatRegistry.standard.openDecoder(path: path, raw: raw)
+            let decoder = if let forcing {
+                try FormatRegistry.standard.openDecoder(path: path, raw: raw, decoder: forcing)
+            } else {
+                try FormatRegistry.standard.openDecoder(path: path, raw: raw)
+            }
             decoders[index] = (path, decoder)
             return decoder
         } catch {

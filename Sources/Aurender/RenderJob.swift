@@ -88,7 +88,7 @@ public struct RenderJob {
 
     /// The input's format, read from its header (opening it for the plan and run that follow).
     public func inputFormat() throws -> StreamFormat {
-        try opened.decoder(for: input, raw: options.rawInput).format
+        try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder).format
     }
 
     /// Builds and initializes the graph without reading audio, and describes it.
@@ -110,7 +110,7 @@ public struct RenderJob {
     /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
-        let whole = try opened.decoder(for: input, raw: options.rawInput)
+        let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
         let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
         let graph = Graph()

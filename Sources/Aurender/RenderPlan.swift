@@ -28,7 +28,7 @@ public struct RenderPlan {
     public var text: String {
         var lines: [String] = []
         for (bus, branch) in branches.enumerated() {
-            lines.append("input   \(branch.input): \(branch.file.container.name), \(branch.file.encoding.name), \(branch.file.format.canonical)")
+            lines.append("input   \(branch.input): \(branch.file.container.name), \(branch.file.encoding.name), \(branch.file.format.canonical), decoded by \(branch.file.decoderName)")
             for node in branch.chain {
                 lines.append("  --[\(Self.format(into: node))]--> \(node.name)\(node.planDetail.map { " (\($0))" } ?? "")")
             }

@@ -22,6 +22,9 @@ public struct RenderSettings {
     /// Whether to measure the output's RMS level (`RenderJob.Summary.rms`), for a report; off,
     /// the render spends nothing on it. Clipping is counted either way.
     public var measuresLevel = false
+    /// The decoder every input is read with, by name (`libsndfile`, `FFmpeg`: a kind in
+    /// `FormatRegistry.standard`); nil lets the registry choose by each input's content.
+    public var decoder: String?
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

@@ -1,8 +1,13 @@
 import ArgumentParser
 import Aurender
 
-/// The options that change the output's rate, channels and quantization.
+/// The options that change the output's rate, channels and quantization, and the decoder that
+/// reads the inputs.
 struct ConversionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Decode every input with this decoder whatever it holds (\(ConversionOptions.decoderNames)).",
+                               valueName: "sndfile|ffmpeg"))
+    var decoder: String?
+
     @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine.", valueName: "hz"))
     var rate: Int?
 
@@ -55,6 +60,9 @@ struct ConversionOptions: ParsableArguments {
             let refusal = ResamplerError.unsupportedQuality(engine: engine.name, quality: srcQuality.quality, offered: engine.qualities)
             throw ValidationError("--src-quality \(srcQuality.quality.name) with --resampler \(engine.name): \(refusal)")
         }
+        if let decoder, FormatRegistry.standard.kind(named: decoder) == nil {
+            throw ValidationError("--decoder: no decoder called \(decoder) in this build; give one of \(Self.decoderNames)")
+        }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
         for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
             if case .frames? = time?.time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
@@ -67,6 +75,15 @@ struct ConversionOptions: ParsableArguments {
         settings.resamplerQuality = srcQuality.quality
         settings.dither = dither
         settings.ditherSeed = ditherSeed
+        settings.decoder = decoder
+    }
+
+    /// The decoders this build has, as `--decoder` takes them (`sndfile`, `ffmpeg`).
+    static var decoderNames: String {
+        FormatRegistry.standard.kinds.map { kind in
+            let lower = kind.name.lowercased()
+            return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
+        }.joined(separator: ", ")
     }
 
     /// The output rate and channels asked for, in `choice`.

@@ -36,6 +36,9 @@ public struct FFmpegFormats: AudioFormatKind {
         return try FFmpegDecoder(input: input, expected: container.name)
     }
 
+    /// None: FFmpeg writes nothing in this build.
+    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [] }
+
     /// FFmpeg writes nothing in this build.
     public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool { false }
 

@@ -30,6 +30,17 @@ public struct LibSndfileFormats: AudioFormatKind {
         return SoundFileWriter.canWrite(type: type, encoding: Self.sndfileEncoding(encoding), sampleRate: sampleRate, channelCount: channelCount)
     }
 
+    /// Every container libsndfile writes with the encodings it accepts in it, as `sf_format_check`
+    /// answers at 44.1 kHz stereo, 48 kHz stereo (Opus) or 8 kHz mono (GSM 6.10).
+    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] {
+        Self.types.compactMap { container, _ in
+            let encodings = Self.encodings.map(\.0).filter { encoding in
+                [(44100, 2), (48000, 2), (8000, 1)].contains { canWrite(container: container, encoding: encoding, sampleRate: $0.0, channelCount: $0.1) }
+            }
+            return encodings.isEmpty ? nil : (container, encodings)
+        }
+    }
+
     /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary.
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
                             sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {

@@ -53,7 +53,7 @@ import Testing
         #expect(timings.count == 2, "\(result.standardError)")
         #expect(timings.first?.hasPrefix("aurender: \(folder.file("in/music.wav")) -> \(folder.file("out/music.wav")): ") == true,
                 "files are described in the order given, whatever finished first")
-        #expect(lines.contains("aurender: input   \(folder.file("in/speech.flac")): FLAC (Free Lossless Audio Codec), Signed 16 bit PCM, 22050 Hz, 1 ch, float32"))
+        #expect(lines.contains("aurender: input   \(folder.file("in/speech.flac")): FLAC (Free Lossless Audio Codec), Signed 16 bit PCM, 22050 Hz, 1 ch, float32, decoded by libsndfile"))
         #expect(lines.contains("output  \(folder.file("out/music.wav")): WAV (Microsoft), Signed 16 bit PCM"))
         #expect(lines.last?.hasPrefix("aurender: 2 rendered, 0 skipped, 0 failed; 0:09 of audio in ") == true, "3 s + 5.3 s of audio")
     }

@@ -20,7 +20,7 @@ import Testing
                                  "--resampler", "libsamplerate"])
         #expect(text.status == 0)
         #expect(text.output == """
-            input   \(fixture("music.wav")): WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, float32 non-interleaved
+            input   \(fixture("music.wav")): WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, float32 non-interleaved, decoded by libsndfile
               --[44100 Hz, 2 ch, float32 non-interleaved]--> converter (libsamplerate best)
               --[48000 Hz, 2 ch, float32 non-interleaved]--> eq (preset 'Rock', accurate)
               --[48000 Hz, 2 ch, float32 non-interleaved]--> output
