@@ -93,7 +93,7 @@ enum OutputRendering {
             throw .unknownContainer(path: output.path, known: AudioContainer.knownNames)
         }
         let rate = Int(format.sampleRate), channels = format.channelCount
-        let encoding: AudioEncoding
+        var encoding: AudioEncoding
         if let chosen = options.encoding {
             encoding = chosen
         } else if let lossy = implied?.encoding, implied?.container == type {
@@ -107,6 +107,10 @@ enum OutputRendering {
             encoding = file.encoding
         } else {
             encoding = .pcm16
+        }
+        // 8 bits are signed in some containers (AIFF) and unsigned in others (WAV stores them so).
+        if encoding == .pcmS8, !FormatRegistry.standard.canWrite(container: type, encoding: .pcmS8, sampleRate: rate, channelCount: channels) {
+            encoding = .pcmU8
         }
         guard FormatRegistry.standard.canWrite(container: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
             throw .usage("\(output): \(type.name) cannot hold \(encoding.name) at \(rate) Hz with \(channels) channels")

@@ -135,6 +135,22 @@ import Testing
         #expect(try samples(of: folder.file("out.wav")).samples == [0.5, 32767.0 / 32768, -1, 0, 0.25, 32767.0 / 32768])
     }
 
+    /// `--bits 8` is unsigned in WAV, as WAV stores 8 bits, and signed in AIFF; either way the
+    /// error is 8-bit quantization with TPDF dither: RMS half a step (-48 dBFS).
+    @Test(arguments: [("wav", SoundFileEncoding.pcmU8), ("aiff", .pcmS8)])
+    func eightBitsAreStoredAsTheContainerStoresThem(container: String, encoding: SoundFileEncoding) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("eight." + container)
+        let result = try aurender([fixture("speech.wav"), output, "--bits", "8"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let (format, written) = try samples(of: output)
+        #expect(format.encoding == encoding)
+        let source = try samples(of: fixture("speech.wav")).samples
+        #expect(written.count == source.count)
+        let rms = (zip(written, source).map { Double($0 - $1) * Double($0 - $1) }.reduce(0, +) / Double(source.count)).squareRoot()
+        #expect(abs(20 * log10(rms) - (-48.2)) < 0.5, "RMS error \(20 * log10(rms)) dBFS")
+    }
+
     @Test func opusAndMP3RoundTrips() throws {
         let folder = try TemporaryFolder()
         let tone = (0..<96000).map { Int16((8000 * sin(2 * Double.pi * 440 * Double($0) / 48000)).rounded()) }
