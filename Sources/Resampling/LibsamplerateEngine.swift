@@ -46,9 +46,7 @@ final class LibsamplerateEngine: ResamplerEngine {
     let latency: Int
     private let state: LibSamplerate.State
     private let ratio: Double
-    private let channelCount: Int
-    private var consumed = 0
-    private var produced = 0
+    private var length: ExactLength
     private let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
@@ -62,9 +60,9 @@ final class LibsamplerateEngine: ResamplerEngine {
         self.configuration = configuration
         self.state = state
         ratio = configuration.ratio
-        channelCount = configuration.channelCount
         latency = Int((256 / min(ratio, 1)).rounded(.up))
-        scratch = InterleavingScratch(channelCount: channelCount)
+        scratch = InterleavingScratch(channelCount: configuration.channelCount)
+        length = ExactLength(configuration)
     }
 
     deinit {
@@ -81,33 +79,20 @@ final class LibsamplerateEngine: ResamplerEngine {
 
     func reset() {
         LibSamplerate.reset(state)
-        consumed = 0
-        produced = 0
+        length.reset()
     }
 
     /// One `src_process` call, held to the exact length once the input has ended.
     private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
                                     outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        var capacity = outputCapacity
-        if endOfInput {
-            let remaining = configuration.outputFrames(forInputFrames: consumed + inputFrames) - produced
-            guard remaining > 0 else {
-                consumed += inputFrames
-                return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
-            }
-            capacity = min(capacity, remaining)
+        guard let capacity = length.room(outputCapacity, inputFrames: inputFrames, endOfInput: endOfInput) else {
+            return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
         }
         let step = LibSamplerate.process(state, input: input, inputFrames: inputFrames, output: output,
                                          outputCapacity: capacity, endOfInput: endOfInput, ratio: ratio)
         if step.status != 0 { throw .library(engine: Self.kind.name, message: LibSamplerate.message(step.status)) }
-        var generated = step.generated
-        if endOfInput, step.used == 0, generated == 0 {
-            output.update(repeating: 0, count: capacity * channelCount)
-            generated = capacity
-        }
-        consumed += step.used
-        produced += generated
-        return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
+        return length.record(used: step.used, generated: step.generated, ranDry: endOfInput && step.used == 0, output: output,
+                             room: capacity)
     }
 
     /// Converts a whole signal at once with libsamplerate's `src_simple`: the reference the

@@ -37,9 +37,7 @@ final class SoxrEngine: ResamplerEngine {
     /// it lowers its cutoff), so this bounds every recipe.
     let latency: Int
     private let state: LibSoxr.State
-    private let channelCount: Int
-    private var consumed = 0
-    private var produced = 0
+    private var length: ExactLength
     private let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
@@ -54,9 +52,9 @@ final class SoxrEngine: ResamplerEngine {
         }
         self.configuration = configuration
         self.state = state
-        channelCount = configuration.channelCount
         latency = Int((256 / min(configuration.ratio, 1)).rounded(.up))
-        scratch = InterleavingScratch(channelCount: channelCount)
+        scratch = InterleavingScratch(channelCount: configuration.channelCount)
+        length = ExactLength(configuration)
     }
 
     deinit {
@@ -73,34 +71,20 @@ final class SoxrEngine: ResamplerEngine {
 
     func reset() {
         _ = LibSoxr.clear(state)
-        consumed = 0
-        produced = 0
+        length.reset()
     }
 
     /// One `soxr_process` call: input while there is some, else (after the end) the flush,
     /// held to the exact length.
     private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
                                     outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        var capacity = outputCapacity
-        if endOfInput {
-            let remaining = configuration.outputFrames(forInputFrames: consumed + inputFrames) - produced
-            guard remaining > 0 else {
-                consumed += inputFrames
-                return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
-            }
-            capacity = min(capacity, remaining)
+        guard let capacity = length.room(outputCapacity, inputFrames: inputFrames, endOfInput: endOfInput) else {
+            return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)
         }
         let flushing = endOfInput && inputFrames == 0
         let step = LibSoxr.process(state, input: flushing ? nil : input, inputFrames: inputFrames, output: output,
                                    outputCapacity: capacity)
         if let error = step.error { throw .library(engine: Self.kind.name, message: error) }
-        var generated = step.generated
-        if flushing, generated == 0 {
-            output.update(repeating: 0, count: capacity * channelCount)
-            generated = capacity
-        }
-        consumed += step.used
-        produced += generated
-        return ResamplerProgress(framesConsumed: step.used, framesProduced: generated)
+        return length.record(used: step.used, generated: step.generated, ranDry: flushing, output: output, room: capacity)
     }
 }
