@@ -1,5 +1,4 @@
 import AudioGraph
-import Dispatch
 import Resampling
 
 /// Changes the sample rate of a stream in fixed blocks of input, two blocks at a time on two
@@ -35,9 +34,7 @@ final class BlockResampler: StreamResampler {
     private var finished = false
 
     private let lanes: [Lane]
-    private var worker: BackgroundThread?
-    private let go = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private var worker: PairedWorker?
 
     /// One engine and the output of the block it last converted.
     final class Lane {
@@ -47,7 +44,6 @@ final class BlockResampler: StreamResampler {
         let output: UnsafeMutablePointer<Float>
         var job = Job()
         var failure: ResamplerError?
-        var shouldStop = false
 
         init(engine: any ResamplerEngine, engineName: String, capacity: Int) {
             self.engine = engine
@@ -107,21 +103,12 @@ final class BlockResampler: StreamResampler {
         input = .allocate(capacity: inputCapacity * channelCount)
         let laneCapacity = Int((Double(preroll + blockFrames) * configuration.ratio).rounded(.up)) + 16
         lanes = engines.map { Lane(engine: $0, engineName: kind.name, capacity: laneCapacity) }
-        let (second, go, done, input) = (lanes[1], go, done, input)
-        worker = BackgroundThread {
-            while true {
-                go.wait()
-                if second.shouldStop { return }
-                second.run(input)
-                done.signal()
-            }
-        }
+        let (second, input) = (lanes[1], input)
+        worker = PairedWorker { second.run(input) }
     }
 
     deinit {
-        lanes[1].shouldStop = true
-        go.signal()
-        worker?.join()
+        worker = nil
         input.deallocate()
     }
 
@@ -204,10 +191,12 @@ final class BlockResampler: StreamResampler {
                            discard: configuration.outputFrames(forInputFrames: before), keep: endOut - startOut,
                            endOfInput: inputEnded && end + after == available)
         }
-        let parallel = lanes[1].job.keep > 0
-        if parallel { go.signal() }
-        if lanes[0].job.keep > 0 { lanes[0].run(input) }
-        if parallel { done.wait() }
+        let first = lanes[0]
+        if lanes[1].job.keep > 0, let worker {
+            worker.runAlongside { if first.job.keep > 0 { first.run(input) } }
+        } else if first.job.keep > 0 {
+            first.run(input)
+        }
         for index in 0..<lanes.count { if let failure = lanes[index].failure { throw failure } }
         pairStart += 2 * blockFrames
         servingLane = 0

@@ -1,5 +1,4 @@
 import AudioGraph
-import Dispatch
 import Resampling
 
 /// Changes the sample rate of a stream as one unbroken engine stream per group of channels:
@@ -23,9 +22,7 @@ final class ChannelSplitResampler: StreamResampler {
     private var servePosition = 0
 
     private let lanes: [Lane]
-    private var worker: BackgroundThread?
-    private let go = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private var worker: PairedWorker?
 
     /// One engine, the channels it converts, and its input and output for the current chunk.
     final class Lane {
@@ -42,7 +39,6 @@ final class ChannelSplitResampler: StreamResampler {
         /// Output frames already served, dropped from the front before the next chunk.
         var served = 0
         var failure: ResamplerError?
-        var shouldStop = false
 
         init(engine: any ResamplerEngine, engineName: String, firstChannel: Int, inputCapacity: Int, outputCapacity: Int) {
             self.engine = engine
@@ -103,24 +99,13 @@ final class ChannelSplitResampler: StreamResampler {
                         outputCapacity: outputCapacity)
         }
         if lanes.count == 2 {
-            let (second, go, done) = (lanes[1], go, done)
-            worker = BackgroundThread {
-                while true {
-                    go.wait()
-                    if second.shouldStop { return }
-                    second.run()
-                    done.signal()
-                }
-            }
+            let second = lanes[1]
+            worker = PairedWorker { second.run() }
         }
     }
 
     deinit {
-        if let worker {
-            lanes[1].shouldStop = true
-            go.signal()
-            worker.join()
-        }
+        worker = nil
         input.deallocate()
     }
 
@@ -183,9 +168,8 @@ final class ChannelSplitResampler: StreamResampler {
             lane.endOfInput = inputEnded
             lane.served = servePosition
         }
-        if worker != nil { go.signal() }
-        lanes[0].run()
-        if worker != nil { done.wait() }
+        let first = lanes[0]
+        if let worker { worker.runAlongside { first.run() } } else { first.run() }
         for index in 0..<lanes.count { if let failure = lanes[index].failure { throw failure } }
         servePosition = 0
         if inputEnded { finished = true }
