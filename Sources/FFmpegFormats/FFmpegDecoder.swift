@@ -13,7 +13,7 @@ import AudioGraph
 /// than a short render that looks complete.
 final class FFmpegDecoder: AudioDecoder {
     private var reader: LibAVReader
-    private let source: LibAVByteSource
+    private let source: InputBytes
     private let requiringConfidentProbe: Bool
     private let expected: String?
     let path: String
@@ -30,7 +30,7 @@ final class FFmpegDecoder: AudioDecoder {
     /// Opens `input`, which the sniffer took for `expected` (nil when no magic number named it,
     /// and then FFmpeg's probe must be confident).
     init(input: AudioInput, expected: String?) throws(AudioFormatError) {
-        source = try LibAVByteSource(input: input)
+        source = try InputBytes(input: input)
         self.expected = expected
         requiringConfidentProbe = expected == nil
         reader = try LibAVReader(source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)

@@ -3,7 +3,7 @@ import CFFmpeg
 
 /// Every call into FFmpeg's libraries (libavformat, libavcodec, libavutil): one input's demuxer
 /// and the decoder of its best audio stream, read through a custom I/O context over a
-/// `LibAVByteSource`, giving interleaved Float32 one decoded frame at a time.
+/// `InputBytes`, giving interleaved Float32 one decoded frame at a time.
 ///
 /// Memory stays flat: one packet and one decoded frame are held at a time, and samples are
 /// converted from the frame straight into the caller's buffer.
@@ -28,7 +28,7 @@ final class LibAVReader {
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
 
-    private let source: LibAVByteSource
+    private let source: InputBytes
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var ioContext: UnsafeMutablePointer<AVIOContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
@@ -53,7 +53,7 @@ final class LibAVReader {
     /// Opens `source`, named `path`, and the decoder of its best audio stream; with
     /// `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
     /// describes what the sniffer took the input for (`MPEG-4 audio (AAC)`), for messages.
-    init(source: LibAVByteSource, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
+    init(source: InputBytes, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
         _ = Self.quietLogging
         self.path = path
         self.source = source
@@ -262,14 +262,14 @@ final class LibAVReader {
 /// libavformat's read callback: the source's next bytes, or end of file.
 private func libavRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
     guard let opaque, let buffer else { return CFFMPEG_AVERROR_EOF }
-    let got = Unmanaged<LibAVByteSource>.fromOpaque(opaque).takeUnretainedValue().read(buffer, count: Int(size))
+    let got = Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue().read(buffer, count: Int(size))
     return got > 0 ? Int32(got) : CFFMPEG_AVERROR_EOF
 }
 
 /// libavformat's seek callback, including its size query (`AVSEEK_SIZE`).
 private func libavSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
     guard let opaque else { return -1 }
-    let source = Unmanaged<LibAVByteSource>.fromOpaque(opaque).takeUnretainedValue()
+    let source = Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue()
     if whence & AVSEEK_SIZE != 0 { return source.size ?? -1 }
     return source.seek(offset, whence: whence & ~AVSEEK_FORCE)
 }

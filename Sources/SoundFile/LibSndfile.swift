@@ -1,3 +1,4 @@
+import AudioFormats
 import CSndfile
 #if canImport(Glibc)
 import Glibc
@@ -18,13 +19,15 @@ enum LibSndfile {
     }
 
     /// Opens a stream read through `source`'s callbacks, which libsndfile sees as a seekable file.
-    static func open(source: SndfileStreamSource, mode: Int, info: inout SF_INFO) -> Handle? {
+    static func open(source: InputBytes, mode: Int, info: inout SF_INFO) -> Handle? {
         var io = SF_VIRTUAL_IO(
             get_filelen: { _ in sf_count_t.max },
-            seek: { offset, whence, context in SndfileStreamSource.from(context).seek(offset, whence: whence) },
-            read: { buffer, count, context in SndfileStreamSource.from(context).read(buffer!, count: count) },
+            seek: { offset, whence, context in Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().seek(offset, whence: whence) },
+            read: { buffer, count, context in
+                sf_count_t(Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().read(buffer!, count: Int(count)))
+            },
             write: nil,
-            tell: { context in SndfileStreamSource.from(context).position })
+            tell: { context in Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().position })
         return sf_open_virtual(&io, Int32(mode), &info, Unmanaged.passUnretained(source).toOpaque())
     }
 

@@ -25,7 +25,7 @@ public final class SoundFileReader {
     public let isSeekable: Bool
     private var handle: LibSndfile.Handle?
     /// The pipe read through virtual I/O, kept alive while libsndfile reads it.
-    private let stream: SndfileStreamSource?
+    private let stream: InputBytes?
 
     /// The format of a headerless (raw) input, which the file cannot tell.
     public struct RawFormat: Sendable {
@@ -67,7 +67,7 @@ public final class SoundFileReader {
             return
         }
         if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) {
-            let stream = SndfileStreamSource(head: input.head, fileDescriptor: descriptor, closing: input.decoderClosesDescriptor)
+            let stream = try InputBytes(input: input)
             try self.init(path: input.path, raw: nil, source: .stream(stream), isSeekable: false)
         } else {
             let relay = try PipeRelay.start(head: input.head, source: descriptor, closingSource: input.decoderClosesDescriptor,
@@ -80,7 +80,7 @@ public final class SoundFileReader {
     private enum Source {
         case path
         case descriptor(Int32, closing: Bool)
-        case stream(SndfileStreamSource)
+        case stream(InputBytes)
     }
 
     private init(path: String, raw: RawFormat?, source: Source, isSeekable: Bool) throws(SoundFileError) {

@@ -3,30 +3,31 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AudioFormats
 
-/// The bytes of one input as FFmpeg's custom I/O reads them: a regular file read and sought
-/// directly, or a pipe that gives the head the sniffer took out of it first.
+/// The bytes of one input from its first, as a C library's custom I/O callbacks read them
+/// (libsndfile's virtual I/O, FFmpeg's AVIOContext): a regular file read and sought directly,
+/// or a pipe that gives the head the sniffer took out of it first.
 ///
 /// On a pipe, seeks work only within the head before anything past it was read, or to where
-/// the stream already stands; elsewhere they fail, as on any pipe.
-final class LibAVByteSource {
+/// the stream already stands; elsewhere they fail, as on any pipe. (libsndfile's FLAC decoder
+/// seeks back to byte 0 after recognising the file: keeping the head is what lets it read a pipe.)
+public final class InputBytes {
     private let fileDescriptor: Int32
     private let head: [UInt8]
     private let closing: Bool
     /// Where the input starts in the descriptor (a regular file given at an offset).
     private let start: Int64
     /// Whether the input can seek anywhere (a regular file).
-    let isSeekable: Bool
+    public let isSeekable: Bool
     /// The input's size in bytes, for a regular file.
-    let size: Int64?
+    public let size: Int64?
     /// The byte the next read returns.
-    private var position: Int64 = 0
+    public private(set) var position: Int64 = 0
     /// Bytes read from a pipe after the head.
     private var streamed: Int64 = 0
 
     /// The bytes of `input` from its first: opens its path, or reads its descriptor after its head.
-    init(input: AudioInput) throws(AudioFormatError) {
+    public init(input: AudioInput) throws(AudioFormatError) {
         if let descriptor = input.fileDescriptor {
             fileDescriptor = descriptor
             closing = input.decoderClosesDescriptor
@@ -56,11 +57,11 @@ final class LibAVByteSource {
     }
 
     /// Reads up to `count` bytes into `buffer`; returns the bytes read, 0 at the end.
-    func read(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+    public func read(_ buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         var done = 0
         while done < count, position < Int64(head.count) {
             let part = min(count - done, head.count - Int(position))
-            head.withUnsafeBufferPointer { (buffer + done).update(from: $0.baseAddress! + Int(position), count: part) }
+            head.withUnsafeBytes { (buffer + done).copyMemory(from: $0.baseAddress! + Int(position), byteCount: part) }
             done += part
             position += Int64(part)
         }
@@ -78,7 +79,7 @@ final class LibAVByteSource {
 
     /// Moves to `offset` from `whence` (`SEEK_SET`, `SEEK_CUR`, `SEEK_END`); returns the new
     /// position, or -1 where the input cannot go.
-    func seek(_ offset: Int64, whence: Int32) -> Int64 {
+    public func seek(_ offset: Int64, whence: Int32) -> Int64 {
         let target: Int64
         switch whence {
         case SEEK_SET: target = offset
@@ -95,7 +96,7 @@ final class LibAVByteSource {
     }
 }
 
-/// The C library's `read`, out of reach of `LibAVByteSource.read`'s name.
+/// The C library's `read`, out of reach of `InputBytes.read`'s name.
 private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
