@@ -20,22 +20,26 @@ struct LoudnessOptions: ParsableArguments {
 
     func validate() throws {
         if normalize != nil, normalizePeak != nil { throw ValidationError("give --normalize or --normalize-peak, not both") }
+        if normalize == nil, normalizePeak == nil, let flag = [(truePeak != nil, "--true-peak"), (overCeiling != nil, "--over-ceiling")]
+            .first(where: \.0)?.1 {
+            throw ValidationError("\(flag) applies with --normalize or --normalize-peak")
+        }
         if truePeak != nil, normalizePeak?.measure == .truePeak {
             throw ValidationError("--true-peak is a ceiling; with a true-peak target (--normalize-peak in dBTP) the target is the ceiling")
         }
     }
 
-    @Option(help: ArgumentHelp("With --normalize, when the gain would put the true peak over the ceiling: refuse (write nothing, exit 3) or lower (use the largest gain that fits).",
+    @Option(help: ArgumentHelp("With --normalize or --normalize-peak, when the gain would put the peak over the ceiling: refuse (write nothing, exit 3, the default) or lower (use the largest gain that fits).",
                                valueName: "policy"))
-    var overCeiling: LoudnessNormalization.OverCeiling = .refuse
+    var overCeiling: LoudnessNormalization.OverCeiling?
 
     /// The normalization asked for, if any.
     var normalization: LoudnessNormalization? {
         if let normalizePeak {
             return LoudnessNormalization(target: normalizePeak.value, measure: normalizePeak.measure,
-                                         truePeakCeiling: truePeak?.value ?? .infinity, overCeiling: overCeiling)
+                                         truePeakCeiling: truePeak?.value ?? .infinity, overCeiling: overCeiling ?? .refuse)
         }
-        return normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak?.value ?? -1, overCeiling: overCeiling) }
+        return normalize.map { LoudnessNormalization(target: $0.value, truePeakCeiling: truePeak?.value ?? -1, overCeiling: overCeiling ?? .refuse) }
     }
 }
 

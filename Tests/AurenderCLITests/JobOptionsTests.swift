@@ -59,4 +59,17 @@ import Testing
         #expect(result.standardError.contains("--eq-mode needs --eq"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
+
+    /// The loudness ceiling and its policy mean nothing without a normalization: refused, for
+    /// files and graph files alike, never ignored.
+    @Test(arguments: [["--true-peak", "-2"], ["--over-ceiling", "lower"]])
+    func ceilingOptionsNeedANormalization(flags: [String]) throws {
+        let folder = try TemporaryFolder()
+        for target in [[fixture("speech.wav"), folder.file("out.wav")], [try graph(in: folder)]] {
+            let result = try aurender(target + flags)
+            #expect(result.status == 64)
+            #expect(result.standardError.hasPrefix("Error: \(flags[0]) applies with --normalize or --normalize-peak\n"))
+            #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+        }
+    }
 }
