@@ -21,8 +21,8 @@ final class FFmpegDecoder: AudioDecoder {
     let encoding: AudioEncoding
     let format: StreamFormat
     let length: AudioLength
-    /// Frames given since the start.
-    private var position: Int64 = 0
+    /// Frames given since the start, held to the stated length.
+    private var stated: StatedLength
     /// Float frames for reads as Int16, converted from here (made once, so reading allocates nothing).
     private var scratch: [Float]
     private static let scratchFrames = 4_096
@@ -41,6 +41,7 @@ final class FFmpegDecoder: AudioDecoder {
         format = StreamFormat(sampleRate: Double(reader.sampleRate), channelCount: reader.channelCount,
                               sampleType: exactType ?? .float32, isInterleaved: true)
         length = reader.exactFrames.map { .exact($0) } ?? reader.estimatedFrames.map { .estimated($0) } ?? .unknown
+        stated = StatedLength(length)
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
     }
 
@@ -49,14 +50,9 @@ final class FFmpegDecoder: AudioDecoder {
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        var wanted = frames
-        if let stated = length.exactFrames { wanted = Int(min(Int64(frames), max(0, stated - position))) }
+        let wanted = stated.framesToRead(frames)
         let got = try reader.read(into: buffer, frames: wanted)
-        position += Int64(got)
-        if got < wanted, let stated = length.exactFrames {
-            throw AudioFormatError(path: path, kind: .invalidFile,
-                                   reason: "the file states \(stated) frames but holds only \(position) (truncated or damaged)")
-        }
+        try stated.count(got, of: wanted, path: path)
         return got
     }
 
@@ -83,7 +79,7 @@ final class FFmpegDecoder: AudioDecoder {
         reader.close()
         _ = source.seek(0, whence: SEEK_SET)
         reader = try LibAVReader(source: source, path: path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
-        position = 0
+        stated.rewind()
     }
 
     func close() { reader.close() }

@@ -7,6 +7,8 @@ final class SndfileDecoder: AudioDecoder {
     let container: AudioContainer
     let encoding: AudioEncoding
     let length: AudioLength
+    /// Frames given since the start, held to the stated length.
+    private var stated: StatedLength
 
     init(_ file: SoundFileReader) {
         self.file = file
@@ -14,6 +16,7 @@ final class SndfileDecoder: AudioDecoder {
         encoding = LibSndfileFormats.encoding(file.encoding)
         // libsndfile counts an MP3's frames from its headers and bit rate, before decoding.
         length = file.frameCount.map { file.type == .mpeg ? .estimated($0) : .exact($0) } ?? .unknown
+        stated = StatedLength(length)
     }
 
     var path: String { file.path }
@@ -23,13 +26,22 @@ final class SndfileDecoder: AudioDecoder {
     var isSeekable: Bool { file.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try file.read(into: buffer, frames: frames)
+        let wanted = stated.framesToRead(frames)
+        let got = try file.read(into: buffer, frames: wanted)
+        try stated.count(got, of: wanted, path: path)
+        return got
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try file.read(into: buffer, frames: frames)
+        let wanted = stated.framesToRead(frames)
+        let got = try file.read(into: buffer, frames: wanted)
+        try stated.count(got, of: wanted, path: path)
+        return got
     }
 
-    func rewind() throws(AudioFormatError) { try file.rewind() }
+    func rewind() throws(AudioFormatError) {
+        try file.rewind()
+        stated.rewind()
+    }
     func close() { file.close() }
 }

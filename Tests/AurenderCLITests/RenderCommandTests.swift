@@ -151,6 +151,19 @@ import Testing
         #expect(abs(20 * log10(rms) - (-48.2)) < 0.5, "RMS error \(20 * log10(rms)) dBFS")
     }
 
+    /// A FLAC file cut short states more frames than it holds: an error naming both counts, and
+    /// no output, never a short file passed off as whole.
+    @Test func aTruncatedFileIsAnErrorNotAShortOutput() throws {
+        let folder = try TemporaryFolder()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: fixture("music.flac")))
+        try whole.prefix(4000).write(to: URL(fileURLWithPath: folder.file("cut.flac")))
+        let result = try aurender([folder.file("cut.flac"), folder.file("out.wav")])
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("aurender: \(folder.file("cut.flac")): the file states 132300 frames but holds only "))
+        #expect(result.standardError.hasSuffix(" (truncated or damaged)\n"))
+        #expect(folder.contents() == ["cut.flac"])
+    }
+
     @Test func opusAndMP3RoundTrips() throws {
         let folder = try TemporaryFolder()
         let tone = (0..<96000).map { Int16((8000 * sin(2 * Double.pi * 440 * Double($0) / 48000)).rounded()) }
