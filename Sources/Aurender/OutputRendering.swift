@@ -118,15 +118,19 @@ enum OutputRendering {
         return (type, encoding)
     }
 
-    /// Pulls `outputNode` to its end into `output`, through a temporary file renamed into place
-    /// only on success; returns the frames written, what clipped and, when the settings ask for
+    /// Pulls `outputNode` to its end into `output`, through an unfinished file put into place
+    /// only on success (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
     /// the level, the sum of the squares of every sample. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, dither: TPDFDither?,
                       settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?) {
         let destination: OutputFile
-        do { destination = try OutputFile(destination: output) } catch { throw RenderError.output(error) }
+        if options.durability == .synchronized, !output.isFile {
+            throw RenderError.usage("\(output.path): only a regular file can be synchronized to storage, not "
+                                    + (output.isStandardOutput ? "standard output" : "a device or pipe"))
+        }
+        do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
         do {
             writer = ThreadedFileWriter(

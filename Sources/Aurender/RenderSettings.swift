@@ -25,6 +25,10 @@ public struct RenderSettings {
     /// The decoder every input is read with, by name (`libsndfile`, `FFmpeg`: a kind in
     /// `FormatRegistry.standard`); nil lets the registry choose by each input's content.
     public var decoder: String?
+    /// Whether the output is flushed to storage (the file, then its folder) before the render
+    /// returns; `.synchronized` applies to regular files only and is refused for standard output
+    /// and devices.
+    public var durability = OutputDestination.Durability.committed
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

@@ -60,11 +60,15 @@ struct MixCommand: ParsableCommand {
     @OptionGroup(title: "Reports")
     var reporting: ReportOptions
 
+    @OptionGroup(title: "Durability")
+    var durability: DurabilityOptions
+
     @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
     var plan: PlanStyle?
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name at least one input") }
+        try durability.validate(output: output)
         if conversion.channelMap != nil || conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
@@ -81,6 +85,7 @@ struct MixCommand: ParsableCommand {
         options.settings.clipPolicy = onClip
         conversion.apply(to: &options.settings)
         reporting.apply(to: &options.settings)
+        durability.apply(to: &options.settings)
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment

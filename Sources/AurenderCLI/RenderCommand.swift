@@ -12,9 +12,11 @@ struct RenderCommand: PositionalArgumentsValidating {
             ogg, opus, mp3, au, raw) or --type. The encoding is --bits, else the input's where the \
             container can hold it, else 16-bit PCM (or the codec of a lossy container).
 
-            The output is written to a temporary file beside OUTPUT and renamed over it only when \
-            complete: on any failure OUTPUT is left as it was. OUTPUT may not be the same file as \
-            INPUT (checked by device and inode, through links).
+            The output is written to an unnamed temporary file in OUTPUT's folder and linked into \
+            place only when complete: on any failure, even kill -9, OUTPUT is left as it was and \
+            nothing is left behind. A replaced OUTPUT keeps its permissions and owner; a new one \
+            follows the umask. OUTPUT may not be the same file as INPUT (checked by device and \
+            inode, through links).
 
             Use - for standard input or output. A headerless (raw) input needs --input-type raw \
             with --input-rate, --input-channels and --input-bits; a WAV cannot be written to a pipe, \
@@ -69,6 +71,9 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Reports")
     var reporting: ReportOptions
 
+    @OptionGroup(title: "Durability")
+    var durability: DurabilityOptions
+
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
@@ -80,6 +85,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
         if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
+        try durability.validate(output: output)
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
@@ -137,6 +143,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         job.options.settings.clipPolicy = onClip
         conversion.apply(to: &job.options.settings)
         reporting.apply(to: &job.options.settings)
+        durability.apply(to: &job.options.settings)
         let opened = job
         job.options.channelMatrix = try conversion.channelMatrix { try opened.inputFormat().channelCount }
         return job
@@ -163,6 +170,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         settings.clipPolicy = onClip
         conversion.apply(to: &settings)
         reporting.apply(to: &settings)
+        durability.apply(to: &settings)
         let job: GraphJob
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."

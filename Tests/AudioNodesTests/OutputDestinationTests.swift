@@ -1,4 +1,5 @@
 import AudioNodes
+import Foundation
 import TestSupport
 import Testing
 
@@ -19,8 +20,10 @@ import Testing
         try device.commit()
         #expect(folder.contents().isEmpty)
         let file = try OutputFile(destination: .file(folder.file("out.wav")))
-        #expect(folder.contents().count == 1 && folder.contents()[0].hasPrefix(".out.wav.aurender-"))
+        #expect(folder.contents().isEmpty && unnamedFiles(openBy: getpid(), in: folder.path) == 1, "an unnamed temporary file")
+        close(file.fileDescriptor)
         try file.commit()
         #expect(folder.contents() == ["out.wav"])
+        #expect(unnamedFiles(openBy: getpid(), in: folder.path) == 0)
     }
 }

@@ -4,8 +4,8 @@ import AudioFormats
 
 /// Writes the slices a graph renders to a sound file: the sink after the generic output.
 ///
-/// Made from a path, it writes a temporary file beside it and `finish()` renames that into
-/// place; released unfinished, it removes the temporary file, so nothing is left behind.
+/// Made from a path, it writes an unfinished file in the destination's folder (`OutputFile`)
+/// and `finish()` puts that into place; released unfinished, it leaves nothing behind.
 /// PCM encodings are quantized here, not in the encoder, so overs and NaNs are counted
 /// (`clipCount`) and rounding is exact; float and lossy encodings get Float32 frames.
 public final class AudioFileWriter {
@@ -23,7 +23,7 @@ public final class AudioFileWriter {
     private let integerBits: Int?
     private let scratchFrames: Int
     private let scratch: UnsafeMutableRawPointer
-    /// The temporary file renamed into place by `finish()`, for a writer made from a path.
+    /// The unfinished file put into place by `finish()`, for a writer made from a path.
     private let destination: OutputFile?
 
     /// A writer for `file`, taking slices of at most `maximumFrames` frames; `dither` applies
@@ -34,11 +34,13 @@ public final class AudioFileWriter {
     }
 
     /// A writer of `encoding` in `container` at `format`'s rate and channels to `path` (`-` is
-    /// standard output), through a temporary file that `finish()` renames into place.
+    /// standard output), through an unfinished file that `finish()` puts into place, flushed to
+    /// storage first when `durability` is `.synchronized`.
     public convenience init(path: String, container: AudioContainer, encoding: AudioEncoding, format: StreamFormat,
                             registry: FormatRegistry = .standard, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice,
-                            dither: TPDFDither? = nil, measuringLevel: Bool = false) throws(AudioFormatError) {
-        let destination = try OutputFile(path: path)
+                            dither: TPDFDither? = nil, measuringLevel: Bool = false,
+                            durability: OutputDestination.Durability = .committed) throws(AudioFormatError) {
+        let destination = try OutputFile(path: path, durability: durability)
         let encoder: any AudioEncoder
         do {
             encoder = try registry.makeEncoder(fileDescriptor: destination.fileDescriptor, path: path, container: container,
@@ -84,7 +86,7 @@ public final class AudioFileWriter {
     }
 
     /// Completes and closes the file, reporting any failure; a writer made from a path then
-    /// renames its temporary file into place (or removes it, when completing failed).
+    /// puts its file into place (or drops it, when completing failed).
     public func finish() throws(AudioFormatError) {
         do {
             try file.finish()

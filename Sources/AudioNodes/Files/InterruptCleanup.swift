@@ -5,11 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Removes the temporary output files of a render cut short by SIGINT or SIGTERM, then exits
-/// with 128 + the signal's number (130, 143), as shells expect.
+/// Removes the named temporary output files of a render cut short by SIGINT or SIGTERM, then
+/// exits with 128 + the signal's number (130, 143), as shells expect.
 ///
-/// A signal handler may only do async-signal-safe work, so the temporary paths live in a fixed
-/// table of C strings, set and cleared by `OutputFile`, and the handler only unlinks and exits.
+/// Unnamed outputs (`O_TMPFILE`) need nothing: they vanish with the process, even on SIGKILL.
+/// Named ones exist where the file system has no unnamed files, and for the moment an unnamed
+/// file is linked beside an existing output before the rename over it. A signal handler may only
+/// do async-signal-safe work, so those paths live in a fixed table of C strings, set and cleared
+/// by `PendingFile`, and the handler only unlinks and exits.
 public enum InterruptCleanup {
     private static let capacity = 64
     nonisolated(unsafe) private static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {

@@ -40,5 +40,26 @@ public enum OutputDestination: Equatable, Sendable, CustomStringConvertible {
     /// Whether the output is a stream that cannot go back (a pipe or standard output), as some containers need.
     public var isStandardOutput: Bool { self == .standardOutput }
 
+    /// Whether the output is a regular file (written through an unfinished file put in place).
+    public var isFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+
     public var description: String { path }
+}
+
+extension OutputDestination {
+    /// How far a finished output is pushed towards storage before the render reports it done.
+    ///
+    /// Either way the output appears whole or not at all; the difference is a power cut or a
+    /// kernel crash soon after the render returns, which may lose a `.committed` output (or leave
+    /// the file it replaced) but not a `.synchronized` one.
+    public enum Durability: Sendable, Equatable {
+        /// Put in place atomically; the system writes it to storage when it chooses.
+        case committed
+        /// Flushed to storage before it counts as done: the file (`fsync`), then its folder, so
+        /// its name survives too. Only a regular file can be; standard output and devices are refused.
+        case synchronized
+    }
 }

@@ -5,89 +5,95 @@ import Glibc
 import Darwin
 #endif
 
-/// A destination written through a temporary file beside it, renamed over it on success.
+/// A destination written through a file with no name in its folder, linked into place on success.
 ///
-/// The temporary file is created exclusively in the destination's folder (so the rename is
-/// atomic on one file system). Until `commit()`, an existing destination is untouched;
-/// `discard()` removes the temporary file, as does releasing it unsettled. Failures are
-/// `AudioFormatError`s of kind `.cannotOpen` whose reason begins "cannot create output". Standard output (`-`) and existing files that are
-/// not regular files (`/dev/null`, a named pipe) are written directly: renaming over them would
-/// replace the device or pipe itself.
+/// A regular file is written to an unnamed file (`O_TMPFILE`) in the destination's folder: a
+/// process killed at any moment, even by SIGKILL, leaves nothing behind, since the system
+/// removes a file nobody names once its descriptor closes. `commit()` links it into place: under
+/// the destination's name when that is free; over an existing file through a hidden name
+/// (`.NAME.aurender-XXXX`) renamed over it, the one moment a named temporary exists. Where
+/// the folder's file system has no unnamed files (or `/proc` is missing, through which an
+/// unprivileged process links one), a hidden named temporary is created exclusively instead, as
+/// the only way left; SIGINT and SIGTERM remove it (`InterruptCleanup`), SIGKILL cannot.
+///
+/// A replaced file's permission bits are kept, and its owner and group as far as the process may
+/// set them; a new file gets 0666 less the umask. Until `commit()`, an existing destination is
+/// untouched; `discard()` drops the unfinished file, as does releasing it unsettled. Failures are
+/// `AudioFormatError`s of kind `.cannotOpen` whose reason begins "cannot create output", or
+/// `.writeFailed` when flushing to storage fails. Standard output (`-`) and existing files that
+/// are not regular files (`/dev/null`, a named pipe) are written directly: putting a file in
+/// their place would replace the device or pipe itself.
 public final class OutputFile {
     /// The destination as the user named it.
     public let path: String
-    /// The descriptor to write to; the writer that takes it closes it.
+    /// The descriptor to write to; the writer that takes it closes it (for a regular file it is a
+    /// duplicate: the `OutputFile` keeps its own until the file is in place).
     public let fileDescriptor: Int32
-    private let temporaryPath: String?
+    /// Whether `commit()` flushes the file and its folder to storage.
+    public let durability: OutputDestination.Durability
+    private let pending: PendingFile?
     private var settled = false
-    private var cleanupSlot: Int?
 
-    /// Creates the temporary file for `path`, or takes standard output for `-`.
-    public convenience init(path: String) throws(AudioFormatError) {
-        try self.init(destination: OutputDestination(path))
+    /// Creates the unfinished file for `path`, or takes standard output for `-`.
+    public convenience init(path: String, durability: OutputDestination.Durability = .committed) throws(AudioFormatError) {
+        try self.init(destination: OutputDestination(path), durability: durability)
     }
 
-    /// Creates the temporary file for a regular file, or opens standard output or a device to
-    /// write in place.
-    public init(destination: OutputDestination) throws(AudioFormatError) {
-        let path = destination.path
-        self.path = path
+    /// Creates the unfinished file for a regular file, or opens standard output or a device to
+    /// write in place; `.synchronized` is refused for those, which have no storage to flush.
+    public convenience init(destination: OutputDestination, durability: OutputDestination.Durability = .committed) throws(AudioFormatError) {
+        try self.init(destination: destination, durability: durability, unnamed: true)
+    }
+
+    /// `unnamed: false` writes through a named temporary, as on a file system without `O_TMPFILE`.
+    init(destination: OutputDestination, durability: OutputDestination.Durability, unnamed: Bool) throws(AudioFormatError) {
+        path = destination.path
+        self.durability = durability
+        if durability == .synchronized, !destination.isFile {
+            throw AudioFormatError(path: path, kind: .unsupportedFormat,
+                                   reason: "only a regular file can be synchronized to storage, not \(destination.isStandardOutput ? "standard output" : "a device or pipe")")
+        }
         switch destination {
         case .standardOutput:
             fileDescriptor = STDOUT_FILENO
-            temporaryPath = nil
-            return
+            pending = nil
         case .device(let path):
             let descriptor = open(path, O_WRONLY)
             guard descriptor >= 0 else { throw Self.cannotCreate(path, String(cString: strerror(errno))) }
             fileDescriptor = descriptor
-            temporaryPath = nil
-            return
+            pending = nil
         case .file(let path):
-            var status = stat()
-            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { throw Self.cannotCreate(path, "is a directory") }
+            let file = try PendingFile(path: path, unnamed: unnamed)
+            let duplicate = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard duplicate >= 0 else {
+                let reason = String(cString: strerror(errno))
+                file.discard()
+                throw Self.cannotCreate(path, reason)
+            }
+            fileDescriptor = duplicate
+            pending = file
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        // The name is registered for cleanup before the file exists, so a signal arriving on any
-        // thread at any moment cannot leave it behind; O_EXCL makes the file ours alone. Read and
-        // write: the Ogg serial-number fix reads the pages back.
-        var descriptor: Int32 = -1
-        var temporary = ""
-        for _ in 0..<100 {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            temporary = "\(folder).\(name).aurender-\(suffix)"
-            cleanupSlot = InterruptCleanup.register(temporary)
-            descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL, 0o600)
-            if descriptor >= 0 || errno != EEXIST { break }
-            InterruptCleanup.unregister(cleanupSlot)
-        }
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            InterruptCleanup.unregister(cleanupSlot)
-            throw Self.cannotCreate(path, reason)
-        }
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        fileDescriptor = descriptor
-        temporaryPath = temporary
     }
 
     deinit { discard() }
 
-    /// Moves the finished temporary file over the destination.
+    /// Puts the finished file in place (flushing it and its folder first and after, when
+    /// `.synchronized`).
     public func commit() throws(AudioFormatError) {
         guard !settled else { return }
         settled = true
-        defer { InterruptCleanup.unregister(cleanupSlot) }
-        guard let temporaryPath else { return }
-        if rename(temporaryPath, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw Self.cannotCreate(path, reason)
-        }
+        guard let pending else { return }
+        defer { pending.discard() }
+        if durability == .synchronized, fsync(pending.descriptor) != 0 { throw Self.flushFailed(path, "the file") }
+        try pending.putInPlace()
+        if durability == .synchronized, fsync(pending.folder) != 0 { throw Self.flushFailed(path, "its folder (the file is in place)") }
+    }
+
+    /// Drops the unfinished file; the destination stays as it was.
+    public func discard() {
+        guard !settled else { return }
+        settled = true
+        pending?.discard()
     }
 
     /// The error for a destination that cannot be created or put in place.
@@ -95,17 +101,14 @@ public final class OutputFile {
         AudioFormatError(path: path, kind: .cannotOpen, reason: "cannot create output: \(reason)")
     }
 
-    /// Removes the temporary file; the destination stays as it was.
-    public func discard() {
-        guard !settled else { return }
-        settled = true
-        if let temporaryPath { unlink(temporaryPath) }
-        InterruptCleanup.unregister(cleanupSlot)
+    /// The error for a flush to storage that failed, with `errno`'s reason.
+    private static func flushFailed(_ path: String, _ what: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: .writeFailed, reason: "flushing \(what) to storage failed: \(String(cString: strerror(errno)))")
     }
 }
 
 extension OutputFile {
-    /// Writes `text` to `path` through a temporary file renamed into place: a report or a plot
+    /// Writes `text` to `path` through an unfinished file put into place: a report or a plot
     /// appears whole or not at all, as audio outputs do.
     public static func write(text: String, to path: String) throws(AudioFormatError) {
         let file = try OutputFile(path: path)
