@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Outputs keep a replaced file's permissions, follow the umask when new, and `--fsync` flushes
+/// them on every kind of render (and is refused where there is no file to flush).
+@Suite struct DurableOutputTests {
+    /// Runs `aurender` with `arguments` from a shell that first sets `umask`.
+    func aurenderWithUmask(_ umask: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", aurenderPath] + arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func mode(_ path: String) -> mode_t {
+        var status = stat()
+        #expect(stat(path, &status) == 0, "\(path) exists")
+        return status.st_mode & 0o7777
+    }
+
+    @Test func aReplacedOutputKeepsItsPermissionBits() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("out.wav")
+        #expect(try aurender([fixture("music.wav"), output]).status == 0)
+        let first = bytes(output)
+        #expect(chmod(output, 0o640) == 0)
+        #expect(try aurender([fixture("music.wav"), output, "--gain", "-3"]).status == 0)
+        #expect(bytes(output) != first, "replaced")
+        #expect(mode(output) == 0o640)
+        #expect(chmod(output, 0o604) == 0)
+        #expect(try aurender(["mix", fixture("music.wav"), "-o", output]).status == 0)
+        #expect(mode(output) == 0o604, "a mix's output too")
+        #expect(try aurender(["-o", folder.path, fixture("speech.wav")]).status == 0)
+        #expect(chmod(folder.file("speech.wav"), 0o600) == 0)
+        #expect(try aurender(["-o", folder.path, fixture("speech.wav"), "--gain", "-1"]).status == 0)
+        #expect(mode(folder.file("speech.wav")) == 0o600, "a batch's outputs too")
+        #expect(folder.contents() == ["out.wav", "speech.wav"])
+    }
+
+    @Test func aNewOutputFollowsTheUmask() throws {
+        let folder = try TemporaryFolder()
+        #expect(try aurenderWithUmask("027", [fixture("music.wav"), folder.file("a.wav")]) == 0)
+        #expect(mode(folder.file("a.wav")) == 0o640)
+        #expect(try aurenderWithUmask("077", ["mix", fixture("music.wav"), "-o", folder.file("b.wav")]) == 0)
+        #expect(mode(folder.file("b.wav")) == 0o600)
+        #expect(try aurenderWithUmask("002", ["-o", folder.file("batch"), fixture("music.wav"), fixture("speech.wav")]) == 0)
+        #expect(mode(folder.file("batch/music.wav")) == 0o664 && mode(folder.file("batch/speech.wav")) == 0o664)
+    }
+
+    @Test func fsyncIsTakenByEveryKindOfRenderAndChangesNoByte() throws {
+        let folder = try TemporaryFolder()
+        for flags in [["--fsync"], []] {
+            let name = flags.isEmpty ? "plain" : "synced"
+            let render = try aurender([fixture("music.wav"), folder.file("\(name)-render.flac"), "--eq", "Rock"] + flags)
+            #expect(render.status == 0, "\(render.standardError)")
+            let mix = try aurender(["mix", fixture("music.wav"), fixture("speech.wav") + "@start=1s", "-o", folder.file("\(name)-mix.wav")] + flags)
+            #expect(mix.status == 0, "\(mix.standardError)")
+            let batch = try aurender(["-o", folder.file("\(name)-batch"), fixture("music.wav"), fixture("speech.wav"), "--type", "aiff"] + flags)
+            #expect(batch.status == 0, "\(batch.standardError)")
+            let graph = #"{"nodes": [{"name": "in", "type": "file", "path": "\#(fixture("music.wav"))"}, "#
+                + #"{"name": "out", "type": "output", "path": "\#(name)-graph.wav"}], "connections": [{"from": "in", "to": "out"}]}"#
+            try Data(graph.utf8).write(to: URL(fileURLWithPath: folder.file("\(name).json")))
+            let graphRun = try aurender([folder.file("\(name).json")] + flags)
+            #expect(graphRun.status == 0, "\(graphRun.standardError)")
+        }
+        for output in ["render.flac", "mix.wav", "batch/music.aif", "batch/speech.aif", "graph.wav"] {
+            let synced = bytes(folder.file("synced-" + output)), plain = bytes(folder.file("plain-" + output))
+            #expect(synced != nil && synced == plain, "\(output): the same bytes with --fsync")
+        }
+        #expect(try samples(of: folder.file("synced-graph.wav")).samples == samples(of: fixture("music.wav")).samples)
+    }
+
+    @Test func fsyncIsRefusedWhereThereIsNoFileToFlush() throws {
+        let folder = try TemporaryFolder()
+        for arguments in [[fixture("music.wav"), "-", "--type", "au", "--fsync"], ["mix", fixture("music.wav"), "-o", "-", "--type", "au", "--fsync"]] {
+            let result = try aurender(arguments)
+            #expect(result.status == 64)
+            #expect(result.standardError.hasPrefix("Error: --fsync applies to files; standard output has no storage to flush\n"))
+            #expect(result.standardOutput.isEmpty)
+        }
+        let device = try aurender([fixture("music.wav"), "/dev/null", "--type", "au", "--fsync"])
+        #expect(device.status == 64)
+        #expect(device.standardError == "aurender: /dev/null: only a regular file can be synchronized to storage, not a device or pipe\n")
+        let graph = #"{"nodes": [{"name": "in", "type": "file", "path": "\#(fixture("music.wav"))"}, "#
+            + #"{"name": "out", "type": "output", "path": "-", "container": "au"}], "connections": [{"from": "in", "to": "out"}]}"#
+        try Data(graph.utf8).write(to: URL(fileURLWithPath: folder.file("g.json")))
+        let graphRun = try aurender([folder.file("g.json"), "--fsync"])
+        #expect(graphRun.status == 64)
+        #expect(graphRun.standardError == "aurender: -: only a regular file can be synchronized to storage, not standard output\n")
+        #expect(graphRun.standardOutput.isEmpty)
+        #expect(folder.contents() == ["g.json"])
+    }
+
+    @Test func helpDescribesFsync() throws {
+        for command in ["render", "mix"] {
+            let help = try aurender([command, "--help"])
+            #expect(help.output.contains("--fsync"), "\(command) --help")
+        }
+        #expect(try aurender(["render", "--help"]).output.contains("even kill -9"))
+    }
+}
