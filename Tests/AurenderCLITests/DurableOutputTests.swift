@@ -41,6 +41,48 @@ import Testing
         #expect(folder.contents() == ["out.wav", "speech.wav"])
     }
 
+    /// Runs `aurender` with `arguments` as the user nobody (the caller is root).
+    func aurenderAsNobody(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        process.arguments = ["-u", "nobody", "--", aurenderPath] + arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static let canRunAsNobody = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
+
+    @Test(.enabled(if: canRunAsNobody, "running as another user needs root and runuser"))
+    func anotherUserKeepsTheGroupAndPermissionsItMaySet() throws {
+        let folder = try TemporaryFolder()
+        #expect(chmod(folder.path, 0o777) == 0)
+        try FileManager.default.copyItem(atPath: fixture("music.wav"), toPath: folder.file("in.wav"))
+        #expect(try aurender([folder.file("in.wav"), folder.file("out.wav"), "--gain", "-1"]).status == 0)
+        #expect(chown(folder.file("out.wav"), 0, 65534) == 0 && chmod(folder.file("out.wav"), 0o640) == 0)
+        #expect(try aurenderAsNobody([folder.file("in.wav"), folder.file("out.wav")]) == 0)
+        var status = stat()
+        #expect(stat(folder.file("out.wav"), &status) == 0)
+        #expect(status.st_uid == 65534, "root's file cannot stay root's: it becomes nobody's")
+        #expect(status.st_gid == 65534 && status.st_mode & 0o7777 == 0o640, "the group nobody belongs to and the bits are kept")
+        #expect(bytes(folder.file("out.wav")) == bytes(folder.file("in.wav")), "replaced")
+        #expect(folder.contents() == ["in.wav", "out.wav"])
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "running as another user needs root and runuser"))
+    func aFolderThatMayBeWrittenButNotReadTakesOutputsButCannotBeFlushed() throws {
+        let folder = try TemporaryFolder()
+        #expect(chmod(folder.path, 0o733) == 0)
+        try FileManager.default.copyItem(atPath: fixture("music.wav"), toPath: folder.file("in.wav"))
+        #expect(chmod(folder.file("in.wav"), 0o644) == 0)
+        #expect(try aurenderAsNobody([folder.file("in.wav"), folder.file("out.wav")]) == 0)
+        #expect(try aurenderAsNobody([folder.file("in.wav"), folder.file("out.wav"), "--gain", "-1"]) == 0, "replaced too")
+        #expect(try aurenderAsNobody([folder.file("in.wav"), folder.file("synced.wav"), "--fsync"]) == 73)
+        #expect(folder.contents() == ["in.wav", "out.wav"])
+        #expect(try samples(of: folder.file("out.wav")).samples != samples(of: folder.file("in.wav")).samples)
+    }
+
     @Test func aNewOutputFollowsTheUmask() throws {
         let folder = try TemporaryFolder()
         #expect(try aurenderWithUmask("027", [fixture("music.wav"), folder.file("a.wav")]) == 0)

@@ -19,8 +19,9 @@ import Darwin
 /// A replaced file's permission bits are kept, and its owner and group as far as the process may
 /// set them; a new file gets 0666 less the umask. Until `commit()`, an existing destination is
 /// untouched; `discard()` drops the unfinished file, as does releasing it unsettled. Failures are
-/// `AudioFormatError`s of kind `.cannotOpen` whose reason begins "cannot create output", or
-/// `.writeFailed` when flushing to storage fails. Standard output (`-`) and existing files that
+/// `AudioFormatError`s of kind `.cannotOpen` whose reason begins "cannot create output",
+/// `.writeFailed` when flushing to storage fails, and `.unsupportedFormat` for `.synchronized`
+/// asked of standard output or a device. Standard output (`-`) and existing files that
 /// are not regular files (`/dev/null`, a named pipe) are written directly: putting a file in
 /// their place would replace the device or pipe itself.
 public final class OutputFile {
@@ -64,6 +65,10 @@ public final class OutputFile {
             pending = nil
         case .file(let path):
             let file = try PendingFile(path: path, unnamed: unnamed)
+            if durability == .synchronized, !file.folderCanBeFlushed {
+                file.discard()
+                throw Self.cannotCreate(path, "its folder cannot be synchronized to storage: it may be written in but not read")
+            }
             let duplicate = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
             guard duplicate >= 0 else {
                 let reason = String(cString: strerror(errno))

@@ -15,6 +15,8 @@ final class PendingFile {
     let descriptor: Int32
     /// The destination's folder.
     let folder: Int32
+    /// Whether `folder` can be flushed: false for a folder the process may write in but not read.
+    let folderCanBeFlushed: Bool
     /// The destination as the user named it, for messages.
     private let path: String
     /// The destination's folder as named (ending in `/`, or empty for the current folder).
@@ -38,7 +40,7 @@ final class PendingFile {
         let slash = path.lastIndex(of: "/")
         folderPath = slash.map { String(path[...$0]) } ?? ""
         name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        folder = open(folderPath.isEmpty ? "." : folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        (folder, folderCanBeFlushed) = Self.openFolder(folderPath.isEmpty ? "." : folderPath)
         guard folder >= 0 else { throw OutputFile.cannotCreate(path, String(cString: strerror(errno))) }
         do throws(AudioFormatError) {
             if unnamed, let file = try Self.openUnnamed(in: folder, path: path) {
@@ -69,6 +71,14 @@ final class PendingFile {
 
     deinit { discard() }
 
+    /// Opens the folder to create, link and rename in, and to flush. A folder the process may
+    /// write in but not list opens for the first three only (`O_PATH`), as writing there did before.
+    private static func openFolder(_ path: String) -> (descriptor: Int32, canBeFlushed: Bool) {
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder < 0, errno == EACCES else { return (folder, true) }
+        return (open(path, pathOnlyFlag | O_DIRECTORY | O_CLOEXEC), false)
+    }
+
     /// Opens an unnamed file in `folder`; nil when its file system has none, or when `/proc`,
     /// through which an unprivileged process links one, is missing.
     private static func openUnnamed(in folder: Int32, path: String) throws(AudioFormatError) -> Int32? {
@@ -88,6 +98,9 @@ final class PendingFile {
     /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`, as on x86-64 and ARM), which Swift does
     /// not import from the C macro.
     private static let unnamedFileFlag: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// Linux's `O_PATH`, which Swift does not import either.
+    private static let pathOnlyFlag: Int32 = 0o10000000
 
     /// The name under `/proc` that `linkat` follows to the file open on `descriptor`.
     private static func procPath(_ descriptor: Int32) -> String { "/proc/self/fd/\(descriptor)" }
