@@ -6,7 +6,7 @@ import AudioFormats
 
 /// What every render shares: choosing the output's container and encoding, deciding on
 /// dither, the converter and fades between the sources and the output, and the loop that
-/// pulls the generic output into a file written through a temporary file.
+/// pulls the generic output into a file written through an unfinished file put into place.
 enum OutputRendering {
     /// Refuses an output that is the same file as any input (device and inode, through links).
     static func refuseSameFile(inputs: [String], output: OutputDestination) throws(RenderError) {

@@ -19,7 +19,7 @@ public enum RenderError: Error, CustomStringConvertible {
     case output(AudioFormatError)
     /// The output names the same file as an input.
     case sameFile(input: String, output: String)
-    /// The output's temporary file could not be created or renamed into place.
+    /// The output's temporary file could not be created or put into place.
     case cannotCreate(path: String, reason: String)
     /// The output would have clipped and the clip policy is `fail`; nothing was written.
     case clipped(path: String, count: ClipCount)
