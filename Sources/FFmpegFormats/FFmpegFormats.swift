@@ -1,4 +1,5 @@
 import AudioFormats
+import CFFmpeg
 
 /// FFmpeg's libraries as a tenant of the format registry: they decode what libsndfile cannot
 /// read — AAC and ALAC in MP4, raw AAC (ADTS), WMA, Monkey's Audio, WavPack, Musepack, DSD,
@@ -7,9 +8,22 @@ import AudioFormats
 ///
 /// Listed after libsndfile, so PCM containers, FLAC, Ogg Vorbis/Opus and MP3 stay with it
 /// (FFmpeg 5.1's Vorbis and Opus decodes differ in length from the reference decoders).
+///
+/// The libraries are not linked: they are loaded on the first input that needs them, so runs
+/// that never do pay nothing for them, and a machine without them still reads everything else.
 public struct FFmpegFormats: AudioFormatKind {
-    /// FFmpeg's kind, as the registry lists it.
-    public init() {}
+    /// The libraries this kind loads.
+    let libraries: LibAVLibraries
+
+    /// FFmpeg's kind, as the registry lists it, with the libraries of the headers it was built against.
+    public init() {
+        libraries = .headers
+    }
+
+    /// FFmpeg's kind loading `libraries`, to try what happens when they are missing.
+    init(libraries: LibAVLibraries) {
+        self.libraries = libraries
+    }
 
     /// `FFmpeg`.
     public var name: String { "FFmpeg" }
@@ -25,15 +39,26 @@ public struct FFmpegFormats: AudioFormatKind {
     public var triesUnrecognisedInputs: Bool { true }
 
     /// An `FFmpegDecoder` on `input`; an input the sniffer did not name must probe confidently,
-    /// and one it named is called by that name when FFmpeg cannot read it.
+    /// and one it named is called by that name when FFmpeg cannot read it (or its libraries
+    /// cannot be loaded).
     public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         guard raw == nil else {
             throw AudioFormatError(path: input.path, kind: .unsupportedInput, reason: "FFmpeg does not read headerless (raw) audio here")
         }
-        guard case .container(let container, _) = FormatSniffer.sniff(input.head) else {
-            return try FFmpegDecoder(input: input, expected: nil)
+        var expected: String?
+        if case .container(let container, _) = FormatSniffer.sniff(input.head) { expected = container.name }
+        switch loadedLibraries() {
+        case .success(let api):
+            return try FFmpegDecoder(api: api, input: input, expected: expected)
+        case .failure(let unavailable):
+            throw AudioFormatError(path: input.path, kind: .unsupportedInput,
+                                   reason: "\(expected ?? "this input") is not supported here: \(unavailable)")
         }
-        return try FFmpegDecoder(input: input, expected: container.name)
+    }
+
+    /// FFmpeg's functions, loading the libraries on the first call.
+    private func loadedLibraries() -> Result<CFFmpegAPI, LibAVUnavailable> {
+        libraries == .headers ? LibAVLibraries.loaded : libraries.load()
     }
 
     /// None: FFmpeg writes nothing in this build.

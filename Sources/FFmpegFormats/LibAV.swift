@@ -1,5 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AudioFormats
 import CFFmpeg
+
+/// FFmpeg's libraries by the names the dynamic loader finds them under, with the major
+/// versions of the headers aurender was built against (`libavformat.so.59`), so a library whose
+/// ABI differs is never opened.
+struct LibAVLibraries: Sendable, Equatable {
+    /// libavutil's file name.
+    var avutil: String
+    /// libavcodec's file name.
+    var avcodec: String
+    /// libavformat's file name.
+    var avformat: String
+
+    /// The libraries of the headers' major versions.
+    static let headers = LibAVLibraries(avutil: soname("avutil", LIBAVUTIL_VERSION_MAJOR),
+                                        avcodec: soname("avcodec", LIBAVCODEC_VERSION_MAJOR),
+                                        avformat: soname("avformat", LIBAVFORMAT_VERSION_MAJOR))
+
+    private static func soname(_ library: String, _ major: Int32) -> String {
+        #if canImport(Darwin)
+        "lib\(library).\(major).dylib"
+        #else
+        "lib\(library).so.\(major)"
+        #endif
+    }
+
+    /// The headers' libraries, opened once, on the first input or output that needs FFmpeg.
+    static let loaded: Result<CFFmpegAPI, LibAVUnavailable> = headers.load()
+
+    /// Opens the three libraries and resolves every function aurender calls; FFmpeg's own log
+    /// is silenced (its errors reach the user in aurender's messages).
+    func load() -> Result<CFFmpegAPI, LibAVUnavailable> {
+        var handles: [UnsafeMutableRawPointer] = []
+        for library in [avutil, avcodec, avformat] {
+            guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+                handles.forEach { dlclose($0) }
+                return .failure(LibAVUnavailable(library: library, missingFunction: nil))
+            }
+            handles.append(handle)
+        }
+        let table = UnsafeMutablePointer<CFFmpegAPI>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let missing = cffmpeg_resolve(table, handles[0], handles[1], handles[2]) {
+            handles.forEach { dlclose($0) }
+            return .failure(LibAVUnavailable(library: "\(avutil), \(avcodec) or \(avformat)", missingFunction: String(cString: missing)))
+        }
+        let api = table.pointee
+        api.av_log_set_level(AV_LOG_QUIET)
+        return .success(api)
+    }
+}
+
+/// FFmpeg's libraries could not be loaded: the formats only they read or write are refused.
+struct LibAVUnavailable: Error, CustomStringConvertible {
+    /// The library that is missing, or the libraries one of which lacks a function.
+    let library: String
+    /// The function none of them exports, when the libraries opened.
+    let missingFunction: String?
+
+    /// `FFmpeg's library libavcodec.so.59 could not be loaded`.
+    var description: String {
+        missingFunction.map { "FFmpeg's libraries (\(library)) lack \($0)" } ?? "FFmpeg's library \(library) could not be loaded"
+    }
+}
 
 /// Every call into FFmpeg's libraries (libavformat, libavcodec, libavutil): one input's demuxer
 /// and the decoder of its best audio stream, read through a custom I/O context over a
@@ -28,6 +96,7 @@ final class LibAVReader {
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
 
+    private let api: CFFmpegAPI
     private let source: InputBytes
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var ioContext: UnsafeMutablePointer<AVIOContext>?
@@ -43,67 +112,64 @@ final class LibAVReader {
     private var draining = false
     private var finished = false
 
-    /// FFmpeg's own log stays silent: its errors reach the user in this reader's messages.
-    private static let quietLogging: Void = av_log_set_level(AV_LOG_QUIET)
-
     /// The lowest probe score accepted for an input no magic number named, so that text or
     /// noise is not taken for some obscure format.
     static let confidentProbeScore: Int32 = 50
 
-    /// Opens `source`, named `path`, and the decoder of its best audio stream; with
-    /// `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
+    /// Opens `source`, named `path`, and the decoder of its best audio stream through `api`;
+    /// with `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
     /// describes what the sniffer took the input for (`MPEG-4 audio (AAC)`), for messages.
-    init(source: InputBytes, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
-        _ = Self.quietLogging
+    init(api: CFFmpegAPI, source: InputBytes, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
+        self.api = api
         self.path = path
         self.source = source
         let bufferSize: Int32 = 65_536
-        guard let buffer = av_malloc(Int(bufferSize)) else { throw Self.failure(path, .readFailed, "out of memory") }
-        ioContext = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0,
+        guard let buffer = api.av_malloc(Int(bufferSize)) else { throw Self.failure(path, .readFailed, "out of memory") }
+        ioContext = api.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0,
                                        Unmanaged.passUnretained(source).toOpaque(), libavRead, nil, libavSeek)
         guard let ioContext else {
-            av_free(buffer)
+            api.av_free(buffer)
             throw Self.failure(path, .readFailed, "out of memory")
         }
         if !source.isSeekable { ioContext.pointee.seekable = 0 }
-        formatContext = avformat_alloc_context()
+        formatContext = api.avformat_alloc_context()
         formatContext?.pointee.pb = ioContext
         formatContext?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
-        var status = avformat_open_input(&formatContext, nil, nil, nil)
+        var status = api.avformat_open_input(&formatContext, nil, nil, nil)
         guard status >= 0, let context = formatContext else {
-            Self.release(io: &self.ioContext)
-            throw Self.failure(path, .invalidFile, Self.unreadable(expected, status))
+            Self.release(api, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, Self.unreadable(api, expected, status))
         }
         if requiringConfidentProbe, context.pointee.probe_score < Self.confidentProbeScore {
-            Self.release(format: &formatContext, io: &self.ioContext)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
             throw Self.failure(path, .invalidFile, "not a recognised audio format")
         }
-        status = avformat_find_stream_info(context, nil)
+        status = api.avformat_find_stream_info(context, nil)
         var decoder: UnsafePointer<AVCodec>?
-        let index = status < 0 ? status : av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let index = status < 0 ? status : api.av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = context.pointee.streams[Int(index)] else {
-            Self.release(format: &formatContext, io: &self.ioContext)
-            let reason = index == Self.decoderNotFound ? "its audio codec has no decoder in this build" : Self.unreadable(expected, index)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
+            let reason = index == Self.decoderNotFound ? "its audio codec has no decoder in this build" : Self.unreadable(api, expected, index)
             throw Self.failure(path, index == Self.decoderNotFound ? .unsupportedInput : .invalidFile, reason)
         }
         streamIndex = index
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }
-        codecContext = avcodec_alloc_context3(decoder)
-        guard let codecContext, avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else {
-            Self.release(format: &formatContext, io: &self.ioContext)
+        codecContext = api.avcodec_alloc_context3(decoder)
+        guard let codecContext, api.avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else {
+            Self.release(api, format: &formatContext, io: &self.ioContext)
             throw Self.failure(path, .readFailed, "out of memory")
         }
         codecContext.pointee.pkt_timebase = stream.pointee.time_base
         codecContext.pointee.thread_count = 1
         codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
-        status = avcodec_open2(codecContext, decoder, nil)
+        status = api.avcodec_open2(codecContext, decoder, nil)
         let rate = Int(codecContext.pointee.sample_rate), channels = Int(codecContext.pointee.ch_layout.nb_channels)
         guard status >= 0, rate > 0, channels > 0 else {
-            avcodec_free_context(&self.codecContext)
-            Self.release(format: &formatContext, io: &self.ioContext)
-            throw Self.failure(path, .invalidFile, "its audio stream cannot be decoded (\(Self.message(status)))")
+            api.avcodec_free_context(&self.codecContext)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, "its audio stream cannot be decoded (\(Self.message(api, status)))")
         }
         sampleRate = rate
         channelCount = channels
@@ -111,7 +177,7 @@ final class LibAVReader {
         demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
         codec = (String(cString: decoder.pointee.name),
                  decoder.pointee.long_name.map { String(cString: $0) } ?? String(cString: decoder.pointee.name))
-        let descriptor = avcodec_descriptor_get(decoder.pointee.id)
+        let descriptor = api.avcodec_descriptor_get(decoder.pointee.id)
         isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
         bitsPerRawSample = Int(codecContext.pointee.bits_per_raw_sample)
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
@@ -120,26 +186,26 @@ final class LibAVReader {
             estimatedFrames = nil
         } else if duration != CFFMPEG_NOPTS_VALUE, duration > 0 {
             exactFrames = nil
-            estimatedFrames = av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(rate)))
+            estimatedFrames = api.av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(rate)))
         } else if context.pointee.duration != CFFMPEG_NOPTS_VALUE, context.pointee.duration > 0 {
             exactFrames = nil
-            estimatedFrames = av_rescale(context.pointee.duration, Int64(rate), Int64(AV_TIME_BASE))
+            estimatedFrames = api.av_rescale(context.pointee.duration, Int64(rate), Int64(AV_TIME_BASE))
         } else {
             exactFrames = nil
             estimatedFrames = nil
         }
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        packet = api.av_packet_alloc()
+        frame = api.av_frame_alloc()
     }
 
     deinit { close() }
 
     /// Frees the decoder, the demuxer and the I/O context; reading afterwards gives no frames.
     func close() {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codecContext)
-        Self.release(format: &formatContext, io: &ioContext)
+        api.av_frame_free(&frame)
+        api.av_packet_free(&packet)
+        api.avcodec_free_context(&codecContext)
+        Self.release(api, format: &formatContext, io: &ioContext)
         finished = true
     }
 
@@ -166,7 +232,7 @@ final class LibAVReader {
     private func receiveFrame() throws(AudioFormatError) -> Bool {
         guard !finished, let codecContext, let frame, let packet, let formatContext else { return false }
         while true {
-            let received = avcodec_receive_frame(codecContext, frame)
+            let received = api.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
                 frameOffset = 0
                 frameLength = Int(frame.pointee.nb_samples)
@@ -178,23 +244,23 @@ final class LibAVReader {
                 return false
             }
             guard received == CFFMPEG_AVERROR_EAGAIN else {
-                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(received)))")
+                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, received)))")
             }
             guard !draining else {
                 finished = true
                 return false
             }
-            let read = av_read_frame(formatContext, packet)
+            let read = api.av_read_frame(formatContext, packet)
             if read == CFFMPEG_AVERROR_EOF {
                 draining = true
-                _ = avcodec_send_packet(codecContext, nil)
+                _ = api.avcodec_send_packet(codecContext, nil)
                 continue
             }
-            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(read)))") }
-            defer { av_packet_unref(packet) }
+            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(api, read)))") }
+            defer { api.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codecContext, packet)
-            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(sent)))") }
+            let sent = api.avcodec_send_packet(codecContext, packet)
+            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, sent)))") }
         }
     }
 
@@ -203,14 +269,14 @@ final class LibAVReader {
     private func convert(from start: Int, count: Int, into output: UnsafeMutablePointer<Float>) {
         guard let frame, let planes = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(frame.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
+        let planar = api.av_sample_fmt_is_planar(format) != 0
         for plane in 0..<(planar ? channelCount : 1) {
             guard let bytes = planes[plane] else { continue }
             let first = planar ? start : start * channelCount
             let values = planar ? count : count * channelCount
             let stride = planar ? channelCount : 1
             let destination = output + (planar ? plane : 0)
-            switch av_get_packed_sample_fmt(format) {
+            switch api.av_get_packed_sample_fmt(format) {
             case AV_SAMPLE_FMT_U8: Self.copy(bytes, UInt8.self, first, values, destination, stride) { (Float($0) - 128) / 128 }
             case AV_SAMPLE_FMT_S16: Self.copy(bytes, Int16.self, first, values, destination, stride) { Float($0) / 32_768 }
             case AV_SAMPLE_FMT_S32: Self.copy(bytes, Int32.self, first, values, destination, stride) { Float(Double($0) / 2_147_483_648) }
@@ -231,26 +297,27 @@ final class LibAVReader {
     private static let streamNotFound = CFFMPEG_AVERROR_STREAM_NOT_FOUND
     private static let decoderNotFound = CFFMPEG_AVERROR_DECODER_NOT_FOUND
 
-    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?, io: inout UnsafeMutablePointer<AVIOContext>?) {
-        if format != nil { avformat_close_input(&format) }
-        release(io: &io)
+    private static func release(_ api: CFFmpegAPI, format: inout UnsafeMutablePointer<AVFormatContext>?,
+                                io: inout UnsafeMutablePointer<AVIOContext>?) {
+        if format != nil { api.avformat_close_input(&format) }
+        release(api, io: &io)
     }
 
-    private static func release(io: inout UnsafeMutablePointer<AVIOContext>?) {
+    private static func release(_ api: CFFmpegAPI, io: inout UnsafeMutablePointer<AVIOContext>?) {
         guard let context = io else { return }
-        av_freep(&context.pointee.buffer)
-        avio_context_free(&io)
+        api.av_freep(&context.pointee.buffer)
+        api.avio_context_free(&io)
     }
 
     /// Why an input cannot be opened, naming what it looked like.
-    private static func unreadable(_ expected: String?, _ code: Int32) -> String {
-        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(code)))"
+    private static func unreadable(_ api: CFFmpegAPI, _ expected: String?, _ code: Int32) -> String {
+        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(api, code)))"
     }
 
     /// FFmpeg's words for an error code.
-    private static func message(_ code: Int32) -> String {
+    private static func message(_ api: CFFmpegAPI, _ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 128)
-        _ = av_strerror(code, &text, text.count)
+        _ = api.av_strerror(code, &text, text.count)
         return String(cString: text)
     }
 
