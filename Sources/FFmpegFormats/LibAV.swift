@@ -315,7 +315,7 @@ final class LibAVReader {
     }
 
     /// FFmpeg's words for an error code.
-    private static func message(_ api: CFFmpegAPI, _ code: Int32) -> String {
+    fileprivate static func message(_ api: CFFmpegAPI, _ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 128)
         _ = api.av_strerror(code, &text, text.count)
         return String(cString: text)
@@ -339,4 +339,249 @@ private func libavSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ wh
     let source = Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue()
     if whence & AVSEEK_SIZE != 0 { return source.size ?? -1 }
     return source.seek(offset, whence: whence & ~AVSEEK_FORCE)
+}
+
+/// Every call into FFmpeg's libraries for writing: an MPEG-4 audio file (the `ipod` muxer, as
+/// `.m4a`) holding one AAC or ALAC stream, on a file descriptor through a custom I/O context.
+///
+/// The file starts with an edit list in samples (the movie time scale is the sample rate), so
+/// the encoder's priming and end padding are not audio: decoded, it has the frames written.
+/// Version strings are left out (bit-exact flags), so the same frames give the same bytes.
+final class LibAVWriter {
+    /// The file as the user named it.
+    let path: String
+    /// Interleaved channels per frame written.
+    let channelCount: Int
+    private let api: CFFmpegAPI
+    private let descriptor: Int32
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var ioContext: UnsafeMutablePointer<AVIOContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var stream: UnsafeMutablePointer<AVStream>?
+    /// Frames per encoded frame (1,024 for AAC, 4,096 for ALAC); the last may be shorter.
+    private var frameSize = 4_096
+    private var descriptorIsOpen = true
+    /// Whether the encoder takes 16-bit planes (ALAC) rather than float planes (AAC).
+    private let takesInt16: Bool
+    /// Frames in the frame being filled, and frames handed to the encoder before it.
+    private var filled = 0
+    private var sent: Int64 = 0
+    /// Why the last write to the descriptor failed, for the message.
+    fileprivate var writeFailure: String?
+
+    /// Starts an MPEG-4 audio file on `fileDescriptor` (owned from here, closed by `close()`)
+    /// with FFmpeg's encoder called `codec` (`aac`, `alac`), at `sampleRate` with
+    /// `channelCount` channels, compressing as `settings` ask (AAC only).
+    init(api: CFFmpegAPI, fileDescriptor: Int32, path: String, codec: String, sampleRate: Int, channelCount: Int,
+         settings: EncoderSettings) throws(AudioFormatError) {
+        self.api = api
+        self.path = path
+        self.channelCount = channelCount
+        descriptor = fileDescriptor
+        takesInt16 = codec == "alac"
+        guard let encoder = api.avcodec_find_encoder_by_name(codec) else {
+            close()
+            throw Self.failure(path, "FFmpeg's libraries here have no \(codec) encoder")
+        }
+        guard api.avformat_alloc_output_context2(&formatContext, nil, "ipod", nil) >= 0, let context = formatContext,
+              let buffer = api.av_malloc(65_536) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        ioContext = api.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), 65_536, 1,
+                                           Unmanaged.passUnretained(self).toOpaque(), nil, { opaque, bytes, size in
+            guard let opaque, let bytes else { return -1 }
+            return Unmanaged<LibAVWriter>.fromOpaque(opaque).takeUnretainedValue().writeBytes(bytes, Int(size))
+        }, { opaque, offset, whence in
+            guard let opaque else { return -1 }
+            return Unmanaged<LibAVWriter>.fromOpaque(opaque).takeUnretainedValue().seekBytes(offset, whence)
+        })
+        guard let ioContext else {
+            api.av_free(buffer)
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        context.pointee.pb = ioContext
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
+        codecContext = api.avcodec_alloc_context3(encoder)
+        guard let codecContext, let stream = api.avformat_new_stream(context, nil) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        self.stream = stream
+        codecContext.pointee.sample_rate = Int32(sampleRate)
+        api.av_channel_layout_default(&codecContext.pointee.ch_layout, Int32(channelCount))
+        codecContext.pointee.sample_fmt = takesInt16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_FLTP
+        codecContext.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        codecContext.pointee.thread_count = 1
+        codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
+        if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_GLOBAL_HEADER)
+        }
+        if let quality = settings.quality {
+            codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_QSCALE)
+            codecContext.pointee.global_quality = Int32(((0.1 + 1.9 * quality) * Double(FF_QP2LAMBDA)).rounded())
+        } else if !takesInt16 {
+            codecContext.pointee.bit_rate = Int64(settings.bitRate ?? Self.defaultBitRate(channelCount: channelCount))
+        }
+        var status = api.avcodec_open2(codecContext, encoder, nil)
+        guard status >= 0 else {
+            close()
+            throw Self.failure(path, "FFmpeg's \(codec) encoder refuses \(sampleRate) Hz with \(channelCount) channels (\(Self.message(api, status)))")
+        }
+        if codecContext.pointee.frame_size > 0 { frameSize = Int(codecContext.pointee.frame_size) }
+        status = api.avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
+        stream.pointee.time_base = codecContext.pointee.time_base
+        var options: OpaquePointer?
+        _ = api.av_dict_set(&options, "movie_timescale", "\(sampleRate)", 0)
+        if status >= 0 { status = api.avformat_write_header(context, &options) }
+        api.av_dict_free(&options)
+        frame = api.av_frame_alloc()
+        packet = api.av_packet_alloc()
+        guard status >= 0, let frame, packet != nil else {
+            let reason = writeFailure ?? Self.message(api, status)
+            close()
+            throw Self.failure(path, "cannot start the file (\(reason))")
+        }
+        frame.pointee.nb_samples = Int32(frameSize)
+        frame.pointee.format = codecContext.pointee.sample_fmt.rawValue
+        frame.pointee.sample_rate = Int32(sampleRate)
+        status = api.av_channel_layout_copy(&frame.pointee.ch_layout, &codecContext.pointee.ch_layout)
+        if status >= 0 { status = api.av_frame_get_buffer(frame, 0) }
+        guard status >= 0 else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+    }
+
+    deinit { close() }
+
+    /// AAC's bit rate when none is given: 64 kb/s per channel (128 kb/s for stereo).
+    static func defaultBitRate(channelCount: Int) -> Int { 64_000 * channelCount }
+
+    /// Encodes `frames` interleaved frames of `samples`, as 16-bit values (`int16`) or floats
+    /// (`float`) as the encoder takes them.
+    func write<Sample>(_ samples: UnsafePointer<Sample>, frames: Int, int16: (Sample) -> Int16,
+                       float: (Sample) -> Float) throws(AudioFormatError) {
+        var done = 0
+        while done < frames {
+            guard let frame else { return }
+            // The encoder may still hold the last frame's buffer: a new one is taken then.
+            if filled == 0, api.av_frame_make_writable(frame) < 0 { throw Self.failure(path, "out of memory") }
+            guard let planes = frame.pointee.extended_data else { return }
+            let count = min(frames - done, frameSize - filled)
+            for channel in 0..<channelCount {
+                guard let plane = planes[channel] else { continue }
+                let source = samples + done * channelCount + channel
+                if takesInt16 {
+                    let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Int16.self) + filled
+                    for index in 0..<count { output[index] = int16(source[index * channelCount]) }
+                } else {
+                    let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled
+                    for index in 0..<count { output[index] = float(source[index * channelCount]) }
+                }
+            }
+            filled += count
+            done += count
+            if filled == frameSize { try encodeFilled() }
+        }
+    }
+
+    /// Encodes what is left, flushes the encoder and completes the file (its index and edit list).
+    func finish() throws(AudioFormatError) {
+        guard let formatContext else { return }
+        if filled > 0 { try encodeFilled() }
+        try encode(nil)
+        let status = api.av_write_trailer(formatContext)
+        let failure = writeFailure
+        close()
+        guard status >= 0, failure == nil else { throw Self.failure(path, "cannot complete the file (\(failure ?? Self.message(api, status)))") }
+    }
+
+    /// Frees the encoder, the muxer and the I/O context and closes the descriptor.
+    func close() {
+        api.av_frame_free(&frame)
+        api.av_packet_free(&packet)
+        api.avcodec_free_context(&codecContext)
+        if let context = ioContext {
+            api.av_freep(&context.pointee.buffer)
+            api.avio_context_free(&ioContext)
+        }
+        if let context = formatContext {
+            api.avformat_free_context(context)
+            formatContext = nil
+        }
+        if descriptorIsOpen {
+            descriptorIsOpen = false
+            closeDescriptor(descriptor)
+        }
+    }
+
+    /// Sends the filled frame to the encoder.
+    private func encodeFilled() throws(AudioFormatError) {
+        guard let frame else { return }
+        frame.pointee.nb_samples = Int32(filled)
+        frame.pointee.pts = sent
+        sent += Int64(filled)
+        filled = 0
+        try encode(frame)
+    }
+
+    /// Sends `frame` (nil to flush) and writes every packet the encoder gives back.
+    private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(AudioFormatError) {
+        guard let codecContext, let packet, let formatContext, let stream else { return }
+        var status = api.avcodec_send_frame(codecContext, frame)
+        guard status >= 0 else { throw Self.failure(path, "cannot encode (\(Self.message(api, status)))") }
+        while true {
+            status = api.avcodec_receive_packet(codecContext, packet)
+            if status == CFFMPEG_AVERROR_EAGAIN || status == CFFMPEG_AVERROR_EOF { return }
+            guard status >= 0 else { throw Self.failure(path, "cannot encode (\(Self.message(api, status)))") }
+            api.av_packet_rescale_ts(packet, codecContext.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            status = api.av_interleaved_write_frame(formatContext, packet)
+            guard status >= 0 else { throw Self.failure(path, "cannot write (\(writeFailure ?? Self.message(api, status)))") }
+        }
+    }
+
+    /// The I/O context's write: all of `bytes` to the descriptor, or a negative status.
+    fileprivate func writeBytes(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+        var done = 0
+        while done < count {
+            let written = writeDescriptor(descriptor, bytes + done, count - done)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                writeFailure = String(cString: strerror(errno))
+                return -1
+            }
+            done += written
+        }
+        return Int32(count)
+    }
+
+    /// The I/O context's seek, including its size query (`AVSEEK_SIZE`).
+    fileprivate func seekBytes(_ offset: Int64, _ whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 {
+            var status = stat()
+            return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : -1
+        }
+        return Int64(lseek(descriptor, off_t(offset), whence & ~AVSEEK_FORCE))
+    }
+
+    private static func message(_ api: CFFmpegAPI, _ code: Int32) -> String { LibAVReader.message(api, code) }
+
+    private static func failure(_ path: String, _ reason: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: .writeFailed, reason: reason)
+    }
+}
+
+/// The C library's `close`, out of reach of `LibAVWriter.close()`'s name.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
+}
+
+/// The C library's `write`.
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -1,5 +1,10 @@
 import AudioFormats
 import CSndfile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// libsndfile as a tenant of the format registry: it decodes PCM containers, FLAC, Ogg Vorbis
 /// and Opus, MP3 and the rarer formats it recognises itself, and encodes what it can write.
@@ -41,9 +46,14 @@ public struct LibSndfileFormats: AudioFormatKind {
         }
     }
 
-    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary.
+    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary; it takes no bit rate
+    /// or quality (libsndfile's encoders compress at their defaults).
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
-                            sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
+                            sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
+        guard settings.isDefault else {
+            close(fileDescriptor)
+            throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libsndfile takes no bit rate or quality for \(encoding.name) here")
+        }
         guard let type = Self.sndfileType(container) else {
             throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libsndfile cannot write \(container.name)")
         }
