@@ -42,13 +42,17 @@ struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The codec of an .m4a output: aac (the default) or alac (lossless, 16-bit).", valueName: "codec"))
     var codec: CodecArgument?
 
-    @Option(help: ArgumentHelp("The bit rate of an AAC output, for all channels (256k, 96000); the default is 64k per channel.",
+    @Option(help: ArgumentHelp("""
+        The bit rate of an AAC, MP3 or Opus output, for all channels (256k, 96000); AAC's default is 64k per channel, \
+        MP3 and Opus keep libsndfile's.
+        """,
                                valueName: "rate"))
     var bitrate: BitRateArgument?
 
     @Option(help: ArgumentHelp("""
-        Variable-bit-rate quality of an AAC output, 0 (smallest) to 1 (best), instead of --bitrate \
-        (FFmpeg's -q:a 0.1 to 2).
+        Quality of an AAC, MP3, Vorbis or Opus output, 0 (smallest) to 1 (best), instead of --bitrate: \
+        variable bit rate for AAC (FFmpeg's -q:a 0.1 to 2) and MP3 (LAME's VBR quality 10 to 0), Vorbis's quality, \
+        Opus's 6 to 256 kb/s per channel.
         """, valueName: "q"))
     var quality: Double?
 
