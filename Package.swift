@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`: formats, buffers, nodes, named
@@ -19,6 +19,11 @@ import PackageDescription
 /// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
 /// `PresetLookup`. `AurenderCLI` is the `aurender` command.
 ///
+/// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
+/// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
+/// and `FFmpegFormats` opens them with dlopen on first use. The `FFmpeg` trait, on by default,
+/// puts that tenant in the registry; `--disable-default-traits` builds without it.
+///
 /// A new decoder adds a system-library target and a tenant target (a dependency of
 /// `AudioNodes`); a new resampler engine adds a system-library target to `Resampling`'s
 /// dependencies. A new node kind needs nothing here.
@@ -28,6 +33,10 @@ let package = Package(
     products: [
         .library(name: "Aurender", targets: ["Aurender"]),
         .executable(name: "aurender", targets: ["AurenderCLI"]),
+    ],
+    traits: [
+        .trait(name: "FFmpeg", description: "FFmpeg's libraries as a second decoder and encoder, loaded on first use"),
+        .default(enabledTraits: ["FFmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,7 +60,6 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]
         ),
         .systemLibrary(
@@ -72,7 +80,8 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FFmpegFormats", "Resampling"],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Resampling",
+                           .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "Loudness", "AudioNodes"]),

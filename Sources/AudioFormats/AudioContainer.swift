@@ -44,6 +44,8 @@ public struct AudioContainer: Hashable, Sendable, CustomStringConvertible {
     public static let ogg = AudioContainer(identifier: "ogg", name: "OGG (OGG Container format)")
     /// MPEG-1/2 audio (MP3).
     public static let mp3 = AudioContainer(identifier: "mp3", name: "MPEG-1/2 Audio")
+    /// MPEG-4 audio (`.m4a`), holding AAC or ALAC; the identifier the sniffer gives MP4 files.
+    public static let m4a = AudioContainer(identifier: "mp4", name: "MPEG-4 audio (M4A)")
 
     /// Names accepted by `--type` and as file extensions, with the encoding a lossy name implies.
     private static let byName: [String: (AudioContainer, AudioEncoding?)] = [
@@ -51,6 +53,7 @@ public struct AudioContainer: Hashable, Sendable, CustomStringConvertible {
         "aifc": (.aiff, nil), "au": (.au, nil), "snd": (.au, nil), "raw": (.raw, nil), "pcm": (.raw, nil),
         "w64": (.w64, nil), "rf64": (.rf64, nil), "flac": (.flac, nil), "caf": (.caf, nil),
         "ogg": (.ogg, .vorbis), "oga": (.ogg, .vorbis), "opus": (.ogg, .opus), "mp3": (.mp3, .mp3),
+        "m4a": (.m4a, .aac),
     ]
 
     /// The container a `--type` name or file extension names (`wav`, `flac`, `ogg`, `mp3`, …),

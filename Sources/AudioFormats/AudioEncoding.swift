@@ -57,6 +57,14 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
     public static let opus = AudioEncoding(identifier: "opus", name: "Opus")
     /// MPEG-1/2 Layer III.
     public static let mp3 = AudioEncoding(identifier: "mp3", name: "MPEG Layer III")
+    /// AAC (Advanced Audio Coding, low complexity), in MPEG-4.
+    public static let aac = AudioEncoding(identifier: "aac", name: "AAC (Advanced Audio Coding)")
+    /// Apple Lossless in MPEG-4, holding 16-bit samples exactly.
+    public static let alac = AudioEncoding(identifier: "alac", name: "ALAC (Apple Lossless Audio Codec)", sampleType: .int16)
+
+    /// Whether the encoding is a lossy codec whose bit rate or quality can be set
+    /// (`EncoderSettings`): AAC, MP3, Vorbis, Opus.
+    public var takesBitRate: Bool { [Self.aac, .mp3, .vorbis, .opus].contains(self) }
 
     /// The PCM or float encoding for a bit depth name: 8, 16, 24, 32, float, double.
     public static func forBits(_ bits: String) -> AudioEncoding? {

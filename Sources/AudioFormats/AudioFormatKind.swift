@@ -19,7 +19,8 @@ public protocol AudioFormatKind: Sendable {
     var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { get }
     /// Whether it can write `encoding` in `container` at `sampleRate` with `channelCount` channels.
     func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool
-    /// Starts a file on `fileDescriptor`, which the encoder then owns and closes.
+    /// Starts a file on `fileDescriptor`, which the encoder then owns and closes, compressing
+    /// as `settings` ask (a lossy encoding's bit rate or quality).
     func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
-                     sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder
+                     sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder
 }

@@ -86,9 +86,9 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Starts a file on `fileDescriptor` (which the encoder then owns) with the first kind that
-    /// can write it; the descriptor is closed when none can.
+    /// can write it, compressing as `settings` ask; the descriptor is closed when none can.
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
-                            sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
+                            sampleRate: Int, channelCount: Int, settings: EncoderSettings = EncoderSettings()) throws(AudioFormatError) -> any AudioEncoder {
         guard let kind = kinds.first(where: {
             $0.canWrite(container: container, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount)
         }) else {
@@ -97,7 +97,7 @@ public struct FormatRegistry: Sendable {
                                    reason: "cannot write \(encoding.name) in \(container.name) at \(sampleRate) Hz with \(channelCount) channels")
         }
         return try kind.makeEncoder(fileDescriptor: fileDescriptor, path: path, container: container, encoding: encoding,
-                                    sampleRate: sampleRate, channelCount: channelCount)
+                                    sampleRate: sampleRate, channelCount: channelCount, settings: settings)
     }
 
     private func unsupported(_ path: String, _ description: String) -> AudioFormatError {

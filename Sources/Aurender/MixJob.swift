@@ -139,6 +139,6 @@ public struct MixJob {
         return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
                               format: mixFormat, type: type, encoding: encoding,
                               dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, settings: options.settings),
-                              expectedFrames: length)
+                              expectedFrames: length, encoderSettings: options.format.encoder)
     }
 }

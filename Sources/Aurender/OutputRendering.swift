@@ -115,6 +115,9 @@ enum OutputRendering {
         guard FormatRegistry.standard.canWrite(container: type, encoding: encoding, sampleRate: rate, channelCount: channels) else {
             throw .usage("\(output): \(type.name) cannot hold \(encoding.name) at \(rate) Hz with \(channels) channels")
         }
+        if !options.encoder.isDefault, !encoding.takesBitRate {
+            throw .usage("\(output): \(encoding.name) has no bit rate or quality to set (only AAC, MP3, Vorbis and Opus have)")
+        }
         return (type, encoding)
     }
 
@@ -123,7 +126,7 @@ enum OutputRendering {
     /// the level, the sum of the squares of every sample. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
-                      encoding: AudioEncoding, dither: TPDFDither?,
+                      encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?,
                       settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?) {
         let destination: OutputFile
         if options.durability == .synchronized, !output.isFile {
@@ -136,7 +139,7 @@ enum OutputRendering {
             writer = ThreadedFileWriter(
                 file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path, container: type,
                                                               encoding: encoding, sampleRate: Int(format.sampleRate),
-                                                              channelCount: format.channelCount),
+                                                              channelCount: format.channelCount, settings: encoderSettings),
                 dither: dither, measuringLevel: options.measuresLevel)
         } catch {
             destination.discard()

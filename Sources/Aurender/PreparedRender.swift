@@ -20,6 +20,8 @@ struct PreparedRender {
     let dither: TPDFDither?
     /// The frames the output will have, when the inputs' lengths are known.
     var expectedFrames: Int64?
+    /// The bit rate or quality of a lossy output.
+    var encoderSettings = EncoderSettings()
 
     /// The resolved graph, as `--dry-run` prints it.
     func plan(output: OutputDestination) -> RenderPlan {
@@ -61,7 +63,7 @@ struct PreparedRender {
     /// Renders into `output`, leaving either a complete file or none.
     func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
-                                                dither: dither, settings: settings)
+                                                encoderSettings: encoderSettings, dither: dither, settings: settings)
         return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                  frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                  rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })

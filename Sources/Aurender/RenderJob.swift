@@ -150,7 +150,7 @@ public struct RenderJob {
         return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
                               dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, settings: options.settings),
-                              expectedFrames: expectedFrames)
+                              expectedFrames: expectedFrames, encoderSettings: options.format.encoder)
     }
 
 }

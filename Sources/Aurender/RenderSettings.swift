@@ -46,6 +46,8 @@ public struct OutputFormatChoice {
     public var sampleRate: Double?
     /// The output channel count; nil keeps the input's (a mix: stereo).
     public var channelCount: Int?
+    /// A lossy encoding's bit rate or quality; refused for encodings that have none.
+    public var encoder = EncoderSettings()
 
     public init() {}
 }

@@ -27,6 +27,32 @@ struct BitsArgument: ExpressibleByArgument {
     static var allValueStrings: [String] { ["8", "16", "24", "32", "float", "double"] }
 }
 
+/// A codec named on the command line (`--codec alac`).
+struct CodecArgument: ExpressibleByArgument {
+    let encoding: AudioEncoding
+
+    init?(argument: String) {
+        guard let encoding = [AudioEncoding.aac, .alac].first(where: { $0.identifier == argument.lowercased() }) else { return nil }
+        self.encoding = encoding
+    }
+
+    static var allValueStrings: [String] { ["aac", "alac"] }
+}
+
+/// A bit rate on the command line: bits per second, or thousands of them with `k` (`256k`).
+struct BitRateArgument: ExpressibleByArgument {
+    let bitsPerSecond: Int
+
+    init?(argument: String) {
+        let lower = argument.lowercased()
+        let thousands = lower.hasSuffix("k")
+        guard let value = Double(thousands ? String(lower.dropLast()) : lower), value.isFinite else { return nil }
+        let bits = (value * (thousands ? 1_000 : 1)).rounded()
+        guard (8_000...1_536_000).contains(bits) else { return nil }
+        bitsPerSecond = Int(bits)
+    }
+}
+
 extension RenderJob.ClipPolicy: ExpressibleByArgument {}
 
 /// A gain in dB with a sign and two decimals: `+3.50`, `-0.25`.

@@ -39,6 +39,23 @@ struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The dither's seed: the same seed gives byte-identical outputs.", valueName: "n"))
     var ditherSeed: UInt64 = 1
 
+    @Option(help: ArgumentHelp("The codec of an .m4a output: aac (the default) or alac (lossless, 16-bit).", valueName: "codec"))
+    var codec: CodecArgument?
+
+    @Option(help: ArgumentHelp("""
+        The bit rate of an AAC, MP3 or Opus output, for all channels (256k, 96000); AAC's default is 64k per channel, \
+        MP3 and Opus keep libsndfile's.
+        """,
+                               valueName: "rate"))
+    var bitrate: BitRateArgument?
+
+    @Option(help: ArgumentHelp("""
+        Quality of an AAC, MP3, Vorbis or Opus output, 0 (smallest) to 1 (best), instead of --bitrate: \
+        variable bit rate for AAC (FFmpeg's -q:a 0.1 to 2) and MP3 (LAME's VBR quality 10 to 0), Vorbis's quality, \
+        Opus's 6 to 256 kb/s per channel.
+        """, valueName: "q"))
+    var quality: Double?
+
     @Option(help: ArgumentHelp("Fade in from silence over this time (2s, 500ms, 1:30).", valueName: "time"))
     var fadeIn: TimeArgument?
 
@@ -64,6 +81,8 @@ struct ConversionOptions: ParsableArguments {
             throw ValidationError("--decoder: no decoder called \(decoder) in this build; give one of \(Self.decoderNames)")
         }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
+        if bitrate != nil, quality != nil { throw ValidationError("give --bitrate or --quality, not both") }
+        if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be from 0 to 1, not \(quality)") }
         for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
             if case .frames? = time?.time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
         }
@@ -86,10 +105,12 @@ struct ConversionOptions: ParsableArguments {
         }.joined(separator: ", ")
     }
 
-    /// The output rate and channels asked for, in `choice`.
+    /// The output rate and channels, codec, bit rate and quality asked for, in `choice`.
     func apply(to choice: inout OutputFormatChoice) {
         choice.sampleRate = rate.map(Double.init)
         choice.channelCount = channels
+        if let codec { choice.encoding = codec.encoding }
+        choice.encoder = EncoderSettings(bitRate: bitrate?.bitsPerSecond, quality: quality)
     }
 
     /// The fades asked for, in `finishing` (frames count at the output rate, else 44.1 kHz).
@@ -118,7 +139,8 @@ struct ConversionOptions: ParsableArguments {
     /// The flags given that a graph file cannot take (its nodes set rates, channels and fades).
     var flagsAGraphStates: [String] {
         [(rate != nil, "--rate"), (channels != nil, "--channels"), (channelMap != nil, "--channel-map"),
-         (mixMatrix != nil, "--mix-matrix"), (fadeIn != nil, "--fade-in"), (fadeOut != nil, "--fade-out")]
+         (mixMatrix != nil, "--mix-matrix"), (fadeIn != nil, "--fade-in"), (fadeOut != nil, "--fade-out"),
+         (codec != nil, "--codec"), (bitrate != nil, "--bitrate"), (quality != nil, "--quality")]
             .filter(\.0).map(\.1)
     }
 }

@@ -72,6 +72,7 @@ struct MixCommand: ParsableCommand {
         if conversion.channelMap != nil || conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
+        if conversion.codec != nil, bits != nil { throw ValidationError("give --codec or --bits, not both") }
     }
 
     func run() throws {

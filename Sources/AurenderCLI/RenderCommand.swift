@@ -9,7 +9,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         abstract: "Render INPUT to OUTPUT through the graph (the default subcommand).",
         discussion: """
             The output container comes from OUTPUT's extension (wav, aiff, flac, caf, w64, rf64, \
-            ogg, opus, mp3, au, raw) or --type. The encoding is --bits, else the input's where the \
+            ogg, opus, mp3, m4a, au, raw) or --type. The encoding is --bits, else the input's where the \
             container can hold it, else 16-bit PCM (or the codec of a lossy container).
 
             The output is written to an unnamed temporary file in OUTPUT's folder and linked into \
@@ -89,6 +89,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
+        if conversion.codec != nil, bits != nil { throw ValidationError("give --codec or --bits, not both") }
         _ = try rawInput.format()
     }
 

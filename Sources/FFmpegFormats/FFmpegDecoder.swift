@@ -5,6 +5,7 @@ import Darwin
 #endif
 import AudioFormats
 import AudioGraph
+import CFFmpeg
 
 /// An input decoded by FFmpeg's libraries, in aurender's vocabulary: interleaved Float32, cut
 /// to the length the container states with sample accuracy (AAC's end padding is not audio).
@@ -12,6 +13,7 @@ import AudioGraph
 /// A stream that ends before that length is an error naming the file and both counts, rather
 /// than a short render that looks complete.
 final class FFmpegDecoder: AudioDecoder {
+    private let api: CFFmpegAPI
     private var reader: LibAVReader
     private let source: InputBytes
     private let requiringConfidentProbe: Bool
@@ -27,13 +29,14 @@ final class FFmpegDecoder: AudioDecoder {
     private var scratch: [Float]
     private static let scratchFrames = 4_096
 
-    /// Opens `input`, which the sniffer took for `expected` (nil when no magic number named it,
-    /// and then FFmpeg's probe must be confident).
-    init(input: AudioInput, expected: String?) throws(AudioFormatError) {
+    /// Opens `input` through `api`, which the sniffer took for `expected` (nil when no magic
+    /// number named it, and then FFmpeg's probe must be confident).
+    init(api: CFFmpegAPI, input: AudioInput, expected: String?) throws(AudioFormatError) {
+        self.api = api
         source = try InputBytes(input: input)
         self.expected = expected
         requiringConfidentProbe = expected == nil
-        reader = try LibAVReader(source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        reader = try LibAVReader(api: api, source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
         path = input.path
         container = FFmpegFormats.container(demuxer: reader.demuxer.identifier, name: reader.demuxer.name)
         let exactType: SampleType? = reader.isLossless ? [16: .int16, 24: .int24, 32: .int32][reader.bitsPerRawSample] : nil
@@ -78,7 +81,7 @@ final class FFmpegDecoder: AudioDecoder {
         guard source.isSeekable else { throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of a stream") }
         reader.close()
         _ = source.seek(0, whence: SEEK_SET)
-        reader = try LibAVReader(source: source, path: path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        reader = try LibAVReader(api: api, source: source, path: path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
         stated.rewind()
     }
 

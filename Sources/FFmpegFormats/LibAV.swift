@@ -1,5 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AudioFormats
 import CFFmpeg
+
+/// FFmpeg's libraries by the names the dynamic loader finds them under, with the major
+/// versions of the headers aurender was built against (`libavformat.so.59`), so a library whose
+/// ABI differs is never opened.
+struct LibAVLibraries: Sendable, Equatable {
+    /// libavutil's file name.
+    var avutil: String
+    /// libavcodec's file name.
+    var avcodec: String
+    /// libavformat's file name.
+    var avformat: String
+
+    /// The libraries of the headers' major versions.
+    static let headers = LibAVLibraries(avutil: soname("avutil", LIBAVUTIL_VERSION_MAJOR),
+                                        avcodec: soname("avcodec", LIBAVCODEC_VERSION_MAJOR),
+                                        avformat: soname("avformat", LIBAVFORMAT_VERSION_MAJOR))
+
+    private static func soname(_ library: String, _ major: Int32) -> String {
+        #if canImport(Darwin)
+        "lib\(library).\(major).dylib"
+        #else
+        "lib\(library).so.\(major)"
+        #endif
+    }
+
+    /// The headers' libraries, opened once, on the first input or output that needs FFmpeg.
+    static let loaded: Result<CFFmpegAPI, LibAVUnavailable> = headers.load()
+
+    /// Opens the three libraries and resolves every function aurender calls; FFmpeg's own log
+    /// is silenced (its errors reach the user in aurender's messages).
+    func load() -> Result<CFFmpegAPI, LibAVUnavailable> {
+        var handles: [UnsafeMutableRawPointer] = []
+        for library in [avutil, avcodec, avformat] {
+            guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+                handles.forEach { dlclose($0) }
+                return .failure(LibAVUnavailable(library: library, missingFunction: nil))
+            }
+            handles.append(handle)
+        }
+        let table = UnsafeMutablePointer<CFFmpegAPI>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let missing = cffmpeg_resolve(table, handles[0], handles[1], handles[2]) {
+            handles.forEach { dlclose($0) }
+            return .failure(LibAVUnavailable(library: "\(avutil), \(avcodec) or \(avformat)", missingFunction: String(cString: missing)))
+        }
+        let api = table.pointee
+        api.av_log_set_level(AV_LOG_QUIET)
+        return .success(api)
+    }
+}
+
+/// FFmpeg's libraries could not be loaded: the formats only they read or write are refused.
+struct LibAVUnavailable: Error, CustomStringConvertible {
+    /// The library that is missing, or the libraries one of which lacks a function.
+    let library: String
+    /// The function none of them exports, when the libraries opened.
+    let missingFunction: String?
+
+    /// `FFmpeg's library libavcodec.so.59 could not be loaded`.
+    var description: String {
+        missingFunction.map { "FFmpeg's libraries (\(library)) lack \($0)" } ?? "FFmpeg's library \(library) could not be loaded"
+    }
+}
 
 /// Every call into FFmpeg's libraries (libavformat, libavcodec, libavutil): one input's demuxer
 /// and the decoder of its best audio stream, read through a custom I/O context over a
@@ -28,6 +96,7 @@ final class LibAVReader {
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
 
+    private let api: CFFmpegAPI
     private let source: InputBytes
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var ioContext: UnsafeMutablePointer<AVIOContext>?
@@ -43,67 +112,64 @@ final class LibAVReader {
     private var draining = false
     private var finished = false
 
-    /// FFmpeg's own log stays silent: its errors reach the user in this reader's messages.
-    private static let quietLogging: Void = av_log_set_level(AV_LOG_QUIET)
-
     /// The lowest probe score accepted for an input no magic number named, so that text or
     /// noise is not taken for some obscure format.
     static let confidentProbeScore: Int32 = 50
 
-    /// Opens `source`, named `path`, and the decoder of its best audio stream; with
-    /// `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
+    /// Opens `source`, named `path`, and the decoder of its best audio stream through `api`;
+    /// with `requiringConfidentProbe`, refuses inputs FFmpeg recognises only weakly. `expected`
     /// describes what the sniffer took the input for (`MPEG-4 audio (AAC)`), for messages.
-    init(source: InputBytes, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
-        _ = Self.quietLogging
+    init(api: CFFmpegAPI, source: InputBytes, path: String, expected: String?, requiringConfidentProbe: Bool) throws(AudioFormatError) {
+        self.api = api
         self.path = path
         self.source = source
         let bufferSize: Int32 = 65_536
-        guard let buffer = av_malloc(Int(bufferSize)) else { throw Self.failure(path, .readFailed, "out of memory") }
-        ioContext = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0,
+        guard let buffer = api.av_malloc(Int(bufferSize)) else { throw Self.failure(path, .readFailed, "out of memory") }
+        ioContext = api.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0,
                                        Unmanaged.passUnretained(source).toOpaque(), libavRead, nil, libavSeek)
         guard let ioContext else {
-            av_free(buffer)
+            api.av_free(buffer)
             throw Self.failure(path, .readFailed, "out of memory")
         }
         if !source.isSeekable { ioContext.pointee.seekable = 0 }
-        formatContext = avformat_alloc_context()
+        formatContext = api.avformat_alloc_context()
         formatContext?.pointee.pb = ioContext
         formatContext?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
-        var status = avformat_open_input(&formatContext, nil, nil, nil)
+        var status = api.avformat_open_input(&formatContext, nil, nil, nil)
         guard status >= 0, let context = formatContext else {
-            Self.release(io: &self.ioContext)
-            throw Self.failure(path, .invalidFile, Self.unreadable(expected, status))
+            Self.release(api, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, Self.unreadable(api, expected, status))
         }
         if requiringConfidentProbe, context.pointee.probe_score < Self.confidentProbeScore {
-            Self.release(format: &formatContext, io: &self.ioContext)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
             throw Self.failure(path, .invalidFile, "not a recognised audio format")
         }
-        status = avformat_find_stream_info(context, nil)
+        status = api.avformat_find_stream_info(context, nil)
         var decoder: UnsafePointer<AVCodec>?
-        let index = status < 0 ? status : av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let index = status < 0 ? status : api.av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = context.pointee.streams[Int(index)] else {
-            Self.release(format: &formatContext, io: &self.ioContext)
-            let reason = index == Self.decoderNotFound ? "its audio codec has no decoder in this build" : Self.unreadable(expected, index)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
+            let reason = index == Self.decoderNotFound ? "its audio codec has no decoder in this build" : Self.unreadable(api, expected, index)
             throw Self.failure(path, index == Self.decoderNotFound ? .unsupportedInput : .invalidFile, reason)
         }
         streamIndex = index
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }
-        codecContext = avcodec_alloc_context3(decoder)
-        guard let codecContext, avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else {
-            Self.release(format: &formatContext, io: &self.ioContext)
+        codecContext = api.avcodec_alloc_context3(decoder)
+        guard let codecContext, api.avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else {
+            Self.release(api, format: &formatContext, io: &self.ioContext)
             throw Self.failure(path, .readFailed, "out of memory")
         }
         codecContext.pointee.pkt_timebase = stream.pointee.time_base
         codecContext.pointee.thread_count = 1
         codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
-        status = avcodec_open2(codecContext, decoder, nil)
+        status = api.avcodec_open2(codecContext, decoder, nil)
         let rate = Int(codecContext.pointee.sample_rate), channels = Int(codecContext.pointee.ch_layout.nb_channels)
         guard status >= 0, rate > 0, channels > 0 else {
-            avcodec_free_context(&self.codecContext)
-            Self.release(format: &formatContext, io: &self.ioContext)
-            throw Self.failure(path, .invalidFile, "its audio stream cannot be decoded (\(Self.message(status)))")
+            api.avcodec_free_context(&self.codecContext)
+            Self.release(api, format: &formatContext, io: &self.ioContext)
+            throw Self.failure(path, .invalidFile, "its audio stream cannot be decoded (\(Self.message(api, status)))")
         }
         sampleRate = rate
         channelCount = channels
@@ -111,7 +177,7 @@ final class LibAVReader {
         demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
         codec = (String(cString: decoder.pointee.name),
                  decoder.pointee.long_name.map { String(cString: $0) } ?? String(cString: decoder.pointee.name))
-        let descriptor = avcodec_descriptor_get(decoder.pointee.id)
+        let descriptor = api.avcodec_descriptor_get(decoder.pointee.id)
         isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
         bitsPerRawSample = Int(codecContext.pointee.bits_per_raw_sample)
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
@@ -120,26 +186,26 @@ final class LibAVReader {
             estimatedFrames = nil
         } else if duration != CFFMPEG_NOPTS_VALUE, duration > 0 {
             exactFrames = nil
-            estimatedFrames = av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(rate)))
+            estimatedFrames = api.av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(rate)))
         } else if context.pointee.duration != CFFMPEG_NOPTS_VALUE, context.pointee.duration > 0 {
             exactFrames = nil
-            estimatedFrames = av_rescale(context.pointee.duration, Int64(rate), Int64(AV_TIME_BASE))
+            estimatedFrames = api.av_rescale(context.pointee.duration, Int64(rate), Int64(AV_TIME_BASE))
         } else {
             exactFrames = nil
             estimatedFrames = nil
         }
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        packet = api.av_packet_alloc()
+        frame = api.av_frame_alloc()
     }
 
     deinit { close() }
 
     /// Frees the decoder, the demuxer and the I/O context; reading afterwards gives no frames.
     func close() {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codecContext)
-        Self.release(format: &formatContext, io: &ioContext)
+        api.av_frame_free(&frame)
+        api.av_packet_free(&packet)
+        api.avcodec_free_context(&codecContext)
+        Self.release(api, format: &formatContext, io: &ioContext)
         finished = true
     }
 
@@ -166,7 +232,7 @@ final class LibAVReader {
     private func receiveFrame() throws(AudioFormatError) -> Bool {
         guard !finished, let codecContext, let frame, let packet, let formatContext else { return false }
         while true {
-            let received = avcodec_receive_frame(codecContext, frame)
+            let received = api.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
                 frameOffset = 0
                 frameLength = Int(frame.pointee.nb_samples)
@@ -178,23 +244,23 @@ final class LibAVReader {
                 return false
             }
             guard received == CFFMPEG_AVERROR_EAGAIN else {
-                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(received)))")
+                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, received)))")
             }
             guard !draining else {
                 finished = true
                 return false
             }
-            let read = av_read_frame(formatContext, packet)
+            let read = api.av_read_frame(formatContext, packet)
             if read == CFFMPEG_AVERROR_EOF {
                 draining = true
-                _ = avcodec_send_packet(codecContext, nil)
+                _ = api.avcodec_send_packet(codecContext, nil)
                 continue
             }
-            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(read)))") }
-            defer { av_packet_unref(packet) }
+            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(api, read)))") }
+            defer { api.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codecContext, packet)
-            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(sent)))") }
+            let sent = api.avcodec_send_packet(codecContext, packet)
+            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, sent)))") }
         }
     }
 
@@ -203,14 +269,14 @@ final class LibAVReader {
     private func convert(from start: Int, count: Int, into output: UnsafeMutablePointer<Float>) {
         guard let frame, let planes = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(frame.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
+        let planar = api.av_sample_fmt_is_planar(format) != 0
         for plane in 0..<(planar ? channelCount : 1) {
             guard let bytes = planes[plane] else { continue }
             let first = planar ? start : start * channelCount
             let values = planar ? count : count * channelCount
             let stride = planar ? channelCount : 1
             let destination = output + (planar ? plane : 0)
-            switch av_get_packed_sample_fmt(format) {
+            switch api.av_get_packed_sample_fmt(format) {
             case AV_SAMPLE_FMT_U8: Self.copy(bytes, UInt8.self, first, values, destination, stride) { (Float($0) - 128) / 128 }
             case AV_SAMPLE_FMT_S16: Self.copy(bytes, Int16.self, first, values, destination, stride) { Float($0) / 32_768 }
             case AV_SAMPLE_FMT_S32: Self.copy(bytes, Int32.self, first, values, destination, stride) { Float(Double($0) / 2_147_483_648) }
@@ -231,26 +297,27 @@ final class LibAVReader {
     private static let streamNotFound = CFFMPEG_AVERROR_STREAM_NOT_FOUND
     private static let decoderNotFound = CFFMPEG_AVERROR_DECODER_NOT_FOUND
 
-    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?, io: inout UnsafeMutablePointer<AVIOContext>?) {
-        if format != nil { avformat_close_input(&format) }
-        release(io: &io)
+    private static func release(_ api: CFFmpegAPI, format: inout UnsafeMutablePointer<AVFormatContext>?,
+                                io: inout UnsafeMutablePointer<AVIOContext>?) {
+        if format != nil { api.avformat_close_input(&format) }
+        release(api, io: &io)
     }
 
-    private static func release(io: inout UnsafeMutablePointer<AVIOContext>?) {
+    private static func release(_ api: CFFmpegAPI, io: inout UnsafeMutablePointer<AVIOContext>?) {
         guard let context = io else { return }
-        av_freep(&context.pointee.buffer)
-        avio_context_free(&io)
+        api.av_freep(&context.pointee.buffer)
+        api.avio_context_free(&io)
     }
 
     /// Why an input cannot be opened, naming what it looked like.
-    private static func unreadable(_ expected: String?, _ code: Int32) -> String {
-        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(code)))"
+    private static func unreadable(_ api: CFFmpegAPI, _ expected: String?, _ code: Int32) -> String {
+        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(api, code)))"
     }
 
     /// FFmpeg's words for an error code.
-    private static func message(_ code: Int32) -> String {
+    fileprivate static func message(_ api: CFFmpegAPI, _ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 128)
-        _ = av_strerror(code, &text, text.count)
+        _ = api.av_strerror(code, &text, text.count)
         return String(cString: text)
     }
 
@@ -272,4 +339,249 @@ private func libavSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ wh
     let source = Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue()
     if whence & AVSEEK_SIZE != 0 { return source.size ?? -1 }
     return source.seek(offset, whence: whence & ~AVSEEK_FORCE)
+}
+
+/// Every call into FFmpeg's libraries for writing: an MPEG-4 audio file (the `ipod` muxer, as
+/// `.m4a`) holding one AAC or ALAC stream, on a file descriptor through a custom I/O context.
+///
+/// The file starts with an edit list in samples (the movie time scale is the sample rate), so
+/// the encoder's priming and end padding are not audio: decoded, it has the frames written.
+/// Version strings are left out (bit-exact flags), so the same frames give the same bytes.
+final class LibAVWriter {
+    /// The file as the user named it.
+    let path: String
+    /// Interleaved channels per frame written.
+    let channelCount: Int
+    private let api: CFFmpegAPI
+    private let descriptor: Int32
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var ioContext: UnsafeMutablePointer<AVIOContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var stream: UnsafeMutablePointer<AVStream>?
+    /// Frames per encoded frame (1,024 for AAC, 4,096 for ALAC); the last may be shorter.
+    private var frameSize = 4_096
+    private var descriptorIsOpen = true
+    /// Whether the encoder takes 16-bit planes (ALAC) rather than float planes (AAC).
+    private let takesInt16: Bool
+    /// Frames in the frame being filled, and frames handed to the encoder before it.
+    private var filled = 0
+    private var sent: Int64 = 0
+    /// Why the last write to the descriptor failed, for the message.
+    fileprivate var writeFailure: String?
+
+    /// Starts an MPEG-4 audio file on `fileDescriptor` (owned from here, closed by `close()`)
+    /// with FFmpeg's encoder called `codec` (`aac`, `alac`), at `sampleRate` with
+    /// `channelCount` channels, compressing as `settings` ask (AAC only).
+    init(api: CFFmpegAPI, fileDescriptor: Int32, path: String, codec: String, sampleRate: Int, channelCount: Int,
+         settings: EncoderSettings) throws(AudioFormatError) {
+        self.api = api
+        self.path = path
+        self.channelCount = channelCount
+        descriptor = fileDescriptor
+        takesInt16 = codec == "alac"
+        guard let encoder = api.avcodec_find_encoder_by_name(codec) else {
+            close()
+            throw Self.failure(path, "FFmpeg's libraries here have no \(codec) encoder")
+        }
+        guard api.avformat_alloc_output_context2(&formatContext, nil, "ipod", nil) >= 0, let context = formatContext,
+              let buffer = api.av_malloc(65_536) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        ioContext = api.avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), 65_536, 1,
+                                           Unmanaged.passUnretained(self).toOpaque(), nil, { opaque, bytes, size in
+            guard let opaque, let bytes else { return -1 }
+            return Unmanaged<LibAVWriter>.fromOpaque(opaque).takeUnretainedValue().writeBytes(bytes, Int(size))
+        }, { opaque, offset, whence in
+            guard let opaque else { return -1 }
+            return Unmanaged<LibAVWriter>.fromOpaque(opaque).takeUnretainedValue().seekBytes(offset, whence)
+        })
+        guard let ioContext else {
+            api.av_free(buffer)
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        context.pointee.pb = ioContext
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
+        codecContext = api.avcodec_alloc_context3(encoder)
+        guard let codecContext, let stream = api.avformat_new_stream(context, nil) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+        self.stream = stream
+        codecContext.pointee.sample_rate = Int32(sampleRate)
+        api.av_channel_layout_default(&codecContext.pointee.ch_layout, Int32(channelCount))
+        codecContext.pointee.sample_fmt = takesInt16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_FLTP
+        codecContext.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        codecContext.pointee.thread_count = 1
+        codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
+        if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_GLOBAL_HEADER)
+        }
+        if let quality = settings.quality {
+            codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_QSCALE)
+            codecContext.pointee.global_quality = Int32(((0.1 + 1.9 * quality) * Double(FF_QP2LAMBDA)).rounded())
+        } else if !takesInt16 {
+            codecContext.pointee.bit_rate = Int64(settings.bitRate ?? Self.defaultBitRate(channelCount: channelCount))
+        }
+        var status = api.avcodec_open2(codecContext, encoder, nil)
+        guard status >= 0 else {
+            close()
+            throw Self.failure(path, "FFmpeg's \(codec) encoder refuses \(sampleRate) Hz with \(channelCount) channels (\(Self.message(api, status)))")
+        }
+        if codecContext.pointee.frame_size > 0 { frameSize = Int(codecContext.pointee.frame_size) }
+        status = api.avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
+        stream.pointee.time_base = codecContext.pointee.time_base
+        var options: OpaquePointer?
+        _ = api.av_dict_set(&options, "movie_timescale", "\(sampleRate)", 0)
+        if status >= 0 { status = api.avformat_write_header(context, &options) }
+        api.av_dict_free(&options)
+        frame = api.av_frame_alloc()
+        packet = api.av_packet_alloc()
+        guard status >= 0, let frame, packet != nil else {
+            let reason = writeFailure ?? Self.message(api, status)
+            close()
+            throw Self.failure(path, "cannot start the file (\(reason))")
+        }
+        frame.pointee.nb_samples = Int32(frameSize)
+        frame.pointee.format = codecContext.pointee.sample_fmt.rawValue
+        frame.pointee.sample_rate = Int32(sampleRate)
+        status = api.av_channel_layout_copy(&frame.pointee.ch_layout, &codecContext.pointee.ch_layout)
+        if status >= 0 { status = api.av_frame_get_buffer(frame, 0) }
+        guard status >= 0 else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
+    }
+
+    deinit { close() }
+
+    /// AAC's bit rate when none is given: 64 kb/s per channel (128 kb/s for stereo).
+    static func defaultBitRate(channelCount: Int) -> Int { 64_000 * channelCount }
+
+    /// Encodes `frames` interleaved frames of `samples`, as 16-bit values (`int16`) or floats
+    /// (`float`) as the encoder takes them.
+    func write<Sample>(_ samples: UnsafePointer<Sample>, frames: Int, int16: (Sample) -> Int16,
+                       float: (Sample) -> Float) throws(AudioFormatError) {
+        var done = 0
+        while done < frames {
+            guard let frame else { return }
+            // The encoder may still hold the last frame's buffer: a new one is taken then.
+            if filled == 0, api.av_frame_make_writable(frame) < 0 { throw Self.failure(path, "out of memory") }
+            guard let planes = frame.pointee.extended_data else { return }
+            let count = min(frames - done, frameSize - filled)
+            for channel in 0..<channelCount {
+                guard let plane = planes[channel] else { continue }
+                let source = samples + done * channelCount + channel
+                if takesInt16 {
+                    let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Int16.self) + filled
+                    for index in 0..<count { output[index] = int16(source[index * channelCount]) }
+                } else {
+                    let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled
+                    for index in 0..<count { output[index] = float(source[index * channelCount]) }
+                }
+            }
+            filled += count
+            done += count
+            if filled == frameSize { try encodeFilled() }
+        }
+    }
+
+    /// Encodes what is left, flushes the encoder and completes the file (its index and edit list).
+    func finish() throws(AudioFormatError) {
+        guard let formatContext else { return }
+        if filled > 0 { try encodeFilled() }
+        try encode(nil)
+        let status = api.av_write_trailer(formatContext)
+        let failure = writeFailure
+        close()
+        guard status >= 0, failure == nil else { throw Self.failure(path, "cannot complete the file (\(failure ?? Self.message(api, status)))") }
+    }
+
+    /// Frees the encoder, the muxer and the I/O context and closes the descriptor.
+    func close() {
+        api.av_frame_free(&frame)
+        api.av_packet_free(&packet)
+        api.avcodec_free_context(&codecContext)
+        if let context = ioContext {
+            api.av_freep(&context.pointee.buffer)
+            api.avio_context_free(&ioContext)
+        }
+        if let context = formatContext {
+            api.avformat_free_context(context)
+            formatContext = nil
+        }
+        if descriptorIsOpen {
+            descriptorIsOpen = false
+            closeDescriptor(descriptor)
+        }
+    }
+
+    /// Sends the filled frame to the encoder.
+    private func encodeFilled() throws(AudioFormatError) {
+        guard let frame else { return }
+        frame.pointee.nb_samples = Int32(filled)
+        frame.pointee.pts = sent
+        sent += Int64(filled)
+        filled = 0
+        try encode(frame)
+    }
+
+    /// Sends `frame` (nil to flush) and writes every packet the encoder gives back.
+    private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws(AudioFormatError) {
+        guard let codecContext, let packet, let formatContext, let stream else { return }
+        var status = api.avcodec_send_frame(codecContext, frame)
+        guard status >= 0 else { throw Self.failure(path, "cannot encode (\(Self.message(api, status)))") }
+        while true {
+            status = api.avcodec_receive_packet(codecContext, packet)
+            if status == CFFMPEG_AVERROR_EAGAIN || status == CFFMPEG_AVERROR_EOF { return }
+            guard status >= 0 else { throw Self.failure(path, "cannot encode (\(Self.message(api, status)))") }
+            api.av_packet_rescale_ts(packet, codecContext.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            status = api.av_interleaved_write_frame(formatContext, packet)
+            guard status >= 0 else { throw Self.failure(path, "cannot write (\(writeFailure ?? Self.message(api, status)))") }
+        }
+    }
+
+    /// The I/O context's write: all of `bytes` to the descriptor, or a negative status.
+    fileprivate func writeBytes(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+        var done = 0
+        while done < count {
+            let written = writeDescriptor(descriptor, bytes + done, count - done)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                writeFailure = String(cString: strerror(errno))
+                return -1
+            }
+            done += written
+        }
+        return Int32(count)
+    }
+
+    /// The I/O context's seek, including its size query (`AVSEEK_SIZE`).
+    fileprivate func seekBytes(_ offset: Int64, _ whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 {
+            var status = stat()
+            return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : -1
+        }
+        return Int64(lseek(descriptor, off_t(offset), whence & ~AVSEEK_FORCE))
+    }
+
+    private static func message(_ api: CFFmpegAPI, _ code: Int32) -> String { LibAVReader.message(api, code) }
+
+    private static func failure(_ path: String, _ reason: String) -> AudioFormatError {
+        AudioFormatError(path: path, kind: .writeFailed, reason: reason)
+    }
+}
+
+/// The C library's `close`, out of reach of `LibAVWriter.close()`'s name.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
+}
+
+/// The C library's `write`.
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

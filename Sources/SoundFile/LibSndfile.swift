@@ -78,6 +78,18 @@ enum LibSndfile {
         _ = sf_command(handle, Int32(command), nil, Int32(value ? SF_TRUE : SF_FALSE))
     }
 
+    /// Sets a lossy encoder's compression level (0 best quality to 1 smallest); false when refused.
+    static func setCompressionLevel(_ handle: Handle, _ level: Double) -> Bool {
+        var value = level
+        return sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &value, Int32(MemoryLayout<Double>.size)) == SF_TRUE
+    }
+
+    /// Sets a lossy encoder's bit-rate mode (`SF_BITRATE_MODE_CONSTANT`, `…_VARIABLE`); false when refused.
+    static func setBitrateMode(_ handle: Handle, _ mode: Int32) -> Bool {
+        var value = mode
+        return sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &value, Int32(MemoryLayout<Int32>.size)) == SF_TRUE
+    }
+
     /// libsndfile's own name for a major format or an encoding.
     static func formatName(_ format: Int32) -> String? {
         var info = SF_FORMAT_INFO(format: format, name: nil, extension: nil)

@@ -1,5 +1,10 @@
 import AudioFormats
 import CSndfile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// libsndfile as a tenant of the format registry: it decodes PCM containers, FLAC, Ogg Vorbis
 /// and Opus, MP3 and the rarer formats it recognises itself, and encodes what it can write.
@@ -41,15 +46,58 @@ public struct LibSndfileFormats: AudioFormatKind {
         }
     }
 
-    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary.
+    /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary, compressing an MP3,
+    /// Vorbis or Opus output as `settings` ask (`compression(for:settings:sampleRate:channelCount:)`).
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
-                            sampleRate: Int, channelCount: Int) throws(AudioFormatError) -> any AudioEncoder {
+                            sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
         guard let type = Self.sndfileType(container) else {
+            close(fileDescriptor)
             throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libsndfile cannot write \(container.name)")
         }
-        return SndfileEncoder(try SoundFileWriter(fileDescriptor: fileDescriptor, path: path, type: type,
-                                                  encoding: Self.sndfileEncoding(encoding), sampleRate: sampleRate,
-                                                  channelCount: channelCount), container: container, encoding: encoding)
+        var compression: (level: Double, variableBitRate: Bool?)?
+        if !settings.isDefault {
+            do throws(AudioFormatError) {
+                compression = try Self.compression(for: encoding, settings: settings, sampleRate: sampleRate, channelCount: channelCount, path: path)
+            } catch {
+                close(fileDescriptor)
+                throw error
+            }
+        }
+        let writer = try SoundFileWriter(fileDescriptor: fileDescriptor, path: path, type: type, encoding: Self.sndfileEncoding(encoding),
+                                         sampleRate: sampleRate, channelCount: channelCount)
+        if let compression { try writer.setCompression(level: compression.level, variableBitRate: compression.variableBitRate) }
+        return SndfileEncoder(writer, container: container, encoding: encoding)
+    }
+
+    /// libsndfile's compression level (0 best to 1 smallest) and bit-rate mode for `settings`,
+    /// or an error about `path`.
+    ///
+    /// A quality q is the level 1 − q (variable bit rate for MP3). A bit rate inverts
+    /// libsndfile's own mappings: MP3's constant rate is 320 − level × 288 kb/s at 32 kHz and
+    /// above (160 − level × 152 from 16 kHz, 64 − level × 56 below); Opus targets
+    /// (6 + (1 − level) × 250) kb/s per channel. Vorbis takes a quality only.
+    static func compression(for encoding: AudioEncoding, settings: EncoderSettings, sampleRate: Int,
+                            channelCount: Int, path: String) throws(AudioFormatError) -> (level: Double, variableBitRate: Bool?) {
+        if let quality = settings.quality { return (1 - quality, encoding == .mp3 ? true : nil) }
+        guard let bitRate = settings.bitRate else { return (0, nil) }
+        func outOfRange(_ low: Int, _ high: Int, _ unit: String) -> AudioFormatError {
+            AudioFormatError(path: path, kind: .unsupportedFormat,
+                             reason: "\(encoding.name) at \(sampleRate) Hz takes \(low) to \(high) kb/s\(unit), not \(kilobits(bitRate))")
+        }
+        func kilobits(_ bits: Int) -> String { bits % 1_000 == 0 ? "\(bits / 1_000)" : "\(Double(bits) / 1_000)" }
+        switch encoding {
+        case .mp3:
+            let (low, high) = sampleRate >= 32_000 ? (32, 320) : sampleRate >= 16_000 ? (8, 160) : (8, 64)
+            let kilobits = Double(bitRate) / 1_000
+            guard kilobits >= Double(low), kilobits <= Double(high) else { throw outOfRange(low, high, "") }
+            return (max(0, min(1, (Double(high) - kilobits - 0.5) / Double(high - low))), false)
+        case .opus:
+            let perChannel = Double(bitRate) / Double(channelCount)
+            guard perChannel >= 6_000, perChannel <= 256_000 else { throw outOfRange(6, 256, " per channel") }
+            return (max(0, min(1, 1 - (perChannel - 6_000 + 0.5) / 250_000)), nil)
+        default:
+            throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "\(encoding.name) takes a quality here, not a bit rate")
+        }
     }
 
     /// libsndfile's containers, by aurender's names.

@@ -69,6 +69,22 @@ public final class SoundFileWriter {
         try check(LibSndfile.writeFrames(handle, samples, frames), of: frames)
     }
 
+    /// Sets a lossy encoder's compression before the first frame: `level` from 0 (best quality)
+    /// to 1 (smallest), in a constant or variable bit-rate mode where the codec has modes (MP3).
+    public func setCompression(level: Double, variableBitRate: Bool?) throws(SoundFileError) {
+        guard let handle else { throw closedError }
+        // The level first: libsndfile's MP3 encoder re-applies it when the mode changes.
+        guard LibSndfile.setCompressionLevel(handle, level) else {
+            throw SoundFileError(path: path, kind: .unsupportedFormat, reason: "libsndfile cannot set the compression of \(encoding.name)")
+        }
+        if let variableBitRate {
+            let mode = Int32(variableBitRate ? SF_BITRATE_MODE_VARIABLE : SF_BITRATE_MODE_CONSTANT)
+            guard LibSndfile.setBitrateMode(handle, mode) else {
+                throw SoundFileError(path: path, kind: .unsupportedFormat, reason: "libsndfile cannot set the bit-rate mode of \(encoding.name)")
+            }
+        }
+    }
+
     /// Writes interleaved frames of 16-bit integers (for 16-bit PCM: copied without converting).
     public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws(SoundFileError) {
         guard let handle else { throw closedError }

@@ -93,3 +93,33 @@ import Testing
         #expect(folder.contents().isEmpty)
     }
 }
+
+/// `.m4a` outputs: AAC by default, ALAC with `--codec alac`, and the options that do not apply refused.
+@Suite struct M4aOutputCommandTests {
+    @Test func aWavBecomesAnM4aAndBackWithItsLength() throws {
+        let folder = try TemporaryFolder()
+        let sine = Signal.sine(frequency: 440, sampleRate: 44_100, frames: 44_100).map { Int16(($0 * 32_767).rounded()) }
+        try WaveFile.write(WaveFile.bytes(channels: 1, sampleRate: 44_100, data: WaveFile.pcm16(sine)), to: folder.file("in.wav"))
+        let aac = try aurender([folder.file("in.wav"), folder.file("out.m4a"), "--bitrate", "96k"])
+        #expect(aac.status == 0, "\(aac.standardError)")
+        #expect(try aurender([folder.file("out.m4a"), folder.file("back.wav")]).status == 0)
+        #expect(try samples(of: folder.file("back.wav")).samples.count == 44_100)
+        let alac = try aurender([folder.file("in.wav"), folder.file("out-alac.m4a"), "--codec", "alac"])
+        #expect(alac.status == 0, "\(alac.standardError)")
+        #expect(try aurender([folder.file("out-alac.m4a"), folder.file("alac.wav")]).status == 0)
+        #expect(try samples(of: folder.file("alac.wav")).samples == samples(of: folder.file("in.wav")).samples)
+    }
+
+    @Test(arguments: [
+        (["--codec", "alac"], "out.wav: WAV (Microsoft) cannot hold ALAC (Apple Lossless Audio Codec) at 44100 Hz with 1 channels"),
+        (["--bitrate", "256k"], "out.wav: 32 bit float has no bit rate or quality to set (only AAC, MP3, Vorbis and Opus have)"),
+    ])
+    func optionsThatDoNotApplyToAWavAreRefused(options: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        try writeFloats(Signal.sine(frequency: 440, sampleRate: 44_100, frames: 4_410), rate: 44_100, to: folder.file("in.wav"))
+        let result = try aurender([folder.file("in.wav"), "out.wav"] + options, in: folder.path)
+        #expect(result.status == 64)
+        #expect(result.standardError == "aurender: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+}

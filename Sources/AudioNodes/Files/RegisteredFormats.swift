@@ -1,12 +1,18 @@
 import AudioFormats
+#if FFmpeg
 import FFmpegFormats
+#endif
 import SoundFile
 
 extension FormatRegistry {
     /// The decoders and encoders this build has, in order of preference: the one list of
-    /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here.
-    public static let standard = FormatRegistry(kinds: [
-        LibSndfileFormats(),
-        FFmpegFormats(),
-    ])
+    /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here. FFmpeg's
+    /// is there when the package's `FFmpeg` trait is on (the default).
+    public static let standard: FormatRegistry = {
+        var kinds: [any AudioFormatKind] = [LibSndfileFormats()]
+        #if FFmpeg
+        kinds.append(FFmpegFormats())
+        #endif
+        return FormatRegistry(kinds: kinds)
+    }()
 }
