@@ -220,7 +220,7 @@ public struct GraphJob {
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-            dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
+            dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.encoding),
                                            processed: OutputRendering.isProcessing(order), settings: options))
         return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
                      eventLines: eventLines, edges: edges)

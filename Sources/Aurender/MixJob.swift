@@ -138,7 +138,7 @@ public struct MixJob {
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: files[0], format: mixFormat)
         return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
                               format: mixFormat, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, settings: options.settings),
+                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.encoding), processed: true, settings: options.settings),
                               expectedFrames: length)
     }
 }

@@ -149,7 +149,7 @@ public struct RenderJob {
         let processed = OutputRendering.isProcessing(chain)
         return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, settings: options.settings),
+                              dither: OutputRendering.dither(for: encoding, inputs: [file.encoding], processed: processed, settings: options.settings),
                               expectedFrames: expectedFrames)
     }
 
