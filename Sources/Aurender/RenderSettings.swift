@@ -25,6 +25,9 @@ public struct RenderSettings {
     /// The decoder every input is read with, by name (`libsndfile`, `FFmpeg`: a kind in
     /// `FormatRegistry.standard`); nil lets the registry choose by each input's content.
     public var decoder: String?
+    /// Whether an input that ends before its stated length is rendered as far as it decodes
+    /// (its shortfall reported in `RenderJob.Summary.shortfalls`) rather than failing.
+    public var salvage = false
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 
