@@ -41,7 +41,7 @@ public struct AudioFormatError: Error, Equatable, CustomStringConvertible {
 }
 
 /// An input that ended before the length its container states (truncated, or a header that lies).
-public struct Shortfall: Equatable, Sendable {
+public struct Shortfall: Equatable, Sendable, CustomStringConvertible {
     /// The frames the container states; nil when it shows it was cut short without saying its
     /// length (an Ogg stream without its last page).
     public let stated: Int64?

@@ -44,7 +44,7 @@ final class OpenedInputs {
 }
 
 /// An input that held fewer frames than its container states, rendered as far as it decoded.
-public struct InputShortfall: Equatable, Sendable {
+public struct InputShortfall: Equatable, Sendable, CustomStringConvertible {
     /// The input, as the user named it.
     public let path: String
     /// The frames stated and found.

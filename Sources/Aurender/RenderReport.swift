@@ -86,6 +86,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
 
     /// An input that held fewer frames than its container states, rendered as far as it decoded.
     public struct Shortfall: Codable, Equatable, Sendable {
+        /// The input, as the user named it.
         public var input: String
         /// The frames the container states; absent when it only shows it was cut short.
         public var statedFrames: Int64?
