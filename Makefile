@@ -9,6 +9,9 @@ deps:
 	@pkg-config --exists sndfile samplerate soxr libebur128 libavformat libavcodec libavutil 2>/dev/null || { \
 		echo "installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); }
+	@command -v mpg123 >/dev/null || { \
+		echo "installing mpg123 (the MP3 tests' reference decoder)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mpg123; }
 
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps

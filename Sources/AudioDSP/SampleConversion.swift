@@ -89,7 +89,8 @@ public enum SampleConversion {
     /// 32 bits, rounding to nearest even. Values beyond full scale are clipped and counted; NaN
     /// and ±Inf become 0 and are counted. Full scale is 2^(bits-1), so reading with libsndfile's
     /// normalisation and writing back is bit-exact.
-    /// With `dither`, TPDF noise of ±1 LSB is added before rounding.
+    /// With `dither`, TPDF noise of ±1 LSB is added before rounding to every sample but an
+    /// exact zero, so digital silence is written as zeros whatever its source.
     public static func quantize(_ buffers: AudioBufferList, frames: Int, bits: Int,
                                 into destination: UnsafeMutablePointer<Int32>, dither: inout TPDFDither?) -> ClipCount {
         precondition((8...32).contains(bits), "bit depth \(bits) is not 8 to 32")

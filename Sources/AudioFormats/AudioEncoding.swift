@@ -12,12 +12,18 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// The sample type the encoding holds exactly, or nil for codecs.
     public let sampleType: SampleType?
+    /// The integer bits that hold every decoded sample exactly: the PCM width, or 16 for codecs
+    /// that decode to 16-bit values (G.711, ADPCM, GSM); nil for float and lossy codecs.
+    /// Quantizing such samples unprocessed to that many bits or more needs no dither.
+    public let exactBits: Int?
 
-    /// An encoding called `identifier`, described as `name`, holding `sampleType` exactly (nil for codecs).
-    public init(identifier: String, name: String, sampleType: SampleType? = nil) {
+    /// An encoding called `identifier`, described as `name`, holding `sampleType` exactly (nil for
+    /// codecs); `exactBits` defaults to the sample type's integer width.
+    public init(identifier: String, name: String, sampleType: SampleType? = nil, exactBits: Int? = nil) {
         self.identifier = identifier
         self.name = name
         self.sampleType = sampleType
+        self.exactBits = exactBits ?? sampleType.flatMap { $0.isInteger ? $0.bitDepth : nil }
     }
 
     /// Encodings are the same when their identifiers are.
@@ -42,15 +48,15 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
     /// 64-bit IEEE float.
     public static let double = AudioEncoding(identifier: "double", name: "64 bit float", sampleType: .float64)
     /// G.711 µ-law.
-    public static let ulaw = AudioEncoding(identifier: "ulaw", name: "U-Law")
+    public static let ulaw = AudioEncoding(identifier: "ulaw", name: "U-Law", exactBits: 16)
     /// G.711 A-law.
-    public static let alaw = AudioEncoding(identifier: "alaw", name: "A-Law")
+    public static let alaw = AudioEncoding(identifier: "alaw", name: "A-Law", exactBits: 16)
     /// IMA ADPCM.
-    public static let imaADPCM = AudioEncoding(identifier: "ima-adpcm", name: "IMA ADPCM")
+    public static let imaADPCM = AudioEncoding(identifier: "ima-adpcm", name: "IMA ADPCM", exactBits: 16)
     /// Microsoft ADPCM.
-    public static let msADPCM = AudioEncoding(identifier: "ms-adpcm", name: "Microsoft ADPCM")
+    public static let msADPCM = AudioEncoding(identifier: "ms-adpcm", name: "Microsoft ADPCM", exactBits: 16)
     /// GSM 6.10.
-    public static let gsm610 = AudioEncoding(identifier: "gsm610", name: "GSM 6.10")
+    public static let gsm610 = AudioEncoding(identifier: "gsm610", name: "GSM 6.10", exactBits: 16)
     /// Vorbis (in Ogg).
     public static let vorbis = AudioEncoding(identifier: "vorbis", name: "Vorbis")
     /// Opus (in Ogg).

@@ -24,14 +24,42 @@ public struct AudioFormatError: Error, Equatable, CustomStringConvertible {
     public let kind: Kind
     /// The cause, in words, often the decoder's own message.
     public let reason: String
+    /// For an input that holds fewer frames than its container states: the two counts, so
+    /// that a caller salvaging what decodes knows where it ended.
+    public let shortfall: Shortfall?
 
-    /// An error about `path` of `kind`, explained by `reason`.
-    public init(path: String, kind: Kind, reason: String) {
+    /// An error about `path` of `kind`, explained by `reason`; `shortfall` for a short input.
+    public init(path: String, kind: Kind, reason: String, shortfall: Shortfall? = nil) {
         self.path = path
         self.kind = kind
         self.reason = reason
+        self.shortfall = shortfall
     }
 
     /// `path: reason`, the one line a user sees.
     public var description: String { "\(path): \(reason)" }
+}
+
+/// An input that ended before the length its container states (truncated, or a header that lies).
+public struct Shortfall: Equatable, Sendable, CustomStringConvertible {
+    /// The frames the container states; nil when it shows it was cut short without saying its
+    /// length (an Ogg stream without its last page).
+    public let stated: Int64?
+    /// The frames that decoded before the input ended.
+    public let found: Int64
+
+    /// A shortfall of `found` frames against `stated`.
+    public init(stated: Int64?, found: Int64) {
+        self.stated = stated
+        self.found = found
+    }
+
+    /// `states 88200 frames but holds only 52915`, the clause messages use.
+    public var description: String {
+        guard let stated else {
+            return found == 0 ? "ends early, without the end of its stream, before any frame decodes"
+                : "ends early, without the end of its stream, after \(found) frames"
+        }
+        return found == 0 ? "states \(stated) frames but holds none that decode" : "states \(stated) frames but holds only \(found)"
+    }
 }

@@ -38,13 +38,35 @@ public struct BatchJob {
     /// What became of one item.
     public enum Outcome<Rendered> {
         case rendered(Rendered)
-        /// Left alone by the skipping rule.
-        case skipped
+        /// Left alone by the skipping rule, for the reason given.
+        case skipped(SkipReason)
         case failed(any Error)
+    }
+
+    /// Why an input was not rendered though no error stopped it.
+    public enum SkipReason: Equatable, Sendable, CustomStringConvertible {
+        /// Its output exists and existing outputs are left alone.
+        case outputExists(String)
+        /// Its output is newer than it, as make decides.
+        case outputIsNewer(String)
+        /// A file in an input folder whose name says it holds no audio (the folder scan goes by names).
+        case notAudioFileName
+
+        /// One clause for messages and reports: `out/a.wav exists`.
+        public var description: String {
+            switch self {
+            case .outputExists(let output): "\(output) exists"
+            case .outputIsNewer(let output): "\(output) is newer than it"
+            case .notAudioFileName: "its name is not that of an audio file"
+            }
+        }
     }
 
     /// The items, in input order.
     public let items: [Item]
+    /// Files in the input folders left out because their names are not audio files' (`notes.txt`),
+    /// in the order found, so a batch can say what it passed over.
+    public let notAudioFiles: [String]
     /// How many items render at once.
     public var jobs: Int
     /// Which existing outputs are left alone.
@@ -56,12 +78,14 @@ public struct BatchJob {
                 container: AudioContainer? = nil, encoding: AudioEncoding? = nil, jobs: Int = 1,
                 skipping: Skipping = .none) throws(BatchError) {
         let naming = Naming(folder: folder, suffix: suffix, extension: container.map { Self.fileExtension($0, encoding: encoding) })
-        var items: [Item] = []
+        var items: [Item] = [], passedOver: [String] = []
         for path in inputs {
             if Self.isFolder(path) {
-                for relative in Self.audioFiles(in: path, recursive: recursive) {
+                let scanned = Self.audioFiles(in: path, recursive: recursive)
+                for relative in scanned.audio {
                     items.append(Item(input: path + "/" + relative, output: naming.output(for: relative)))
                 }
+                passedOver += scanned.other.map { path + "/" + $0 }
             } else {
                 items.append(Item(input: path, output: naming.output(for: path.split(separator: "/").last.map(String.init) ?? path)))
             }
@@ -73,6 +97,7 @@ public struct BatchJob {
             throw .collision(inputs: inputsByOutput[item.output]!, output: item.output)
         }
         self.items = items
+        notAudioFiles = passedOver
         self.jobs = max(1, jobs)
         self.skipping = skipping
     }
@@ -95,19 +120,20 @@ public struct BatchJob {
     }
 
     private func outcome<Rendered>(of item: Item, _ render: (Item) throws -> Rendered) -> Outcome<Rendered> {
-        if isSkipped(item) { return .skipped }
+        if let reason = skipReason(item) { return .skipped(reason) }
         if let slash = item.output.lastIndex(of: "/") {
             try? FileManager.default.createDirectory(atPath: String(item.output[..<slash]), withIntermediateDirectories: true)
         }
         do { return .rendered(try render(item)) } catch { return .failed(error) }
     }
 
-    private func isSkipped(_ item: Item) -> Bool {
+    private func skipReason(_ item: Item) -> SkipReason? {
         var existing = stat(), input = stat()
-        guard skipping != .none, stat(item.output, &existing) == 0 else { return false }
-        if skipping == .existing { return true }
-        return stat(item.input, &input) == 0
+        guard skipping != .none, stat(item.output, &existing) == 0 else { return nil }
+        if skipping == .existing { return .outputExists(item.output) }
+        let isNewer = stat(item.input, &input) == 0
             && (existing.st_mtim.tv_sec, existing.st_mtim.tv_nsec) > (input.st_mtim.tv_sec, input.st_mtim.tv_nsec)
+        return isNewer ? .outputIsNewer(item.output) : nil
     }
 
     /// How outputs are named: in `folder`, with `suffix` before the extension, which is the
@@ -141,16 +167,22 @@ public struct BatchJob {
     }
 
     /// Paths, relative to `folder`, of the files in it whose names say they hold audio (a
-    /// container's extension, or that of a format the sniffer recognises, as `m4a` or `wv`).
-    private static func audioFiles(in folder: String, recursive: Bool, prefix: String = "") -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + (prefix.isEmpty ? "" : "/" + prefix)) else { return [] }
-        var found: [String] = []
+    /// container's extension, or that of a format the sniffer recognises, as `m4a` or `wv`),
+    /// and of the other files (hidden ones aside).
+    private static func audioFiles(in folder: String, recursive: Bool, prefix: String = "") -> (audio: [String], other: [String]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder + (prefix.isEmpty ? "" : "/" + prefix)) else { return ([], []) }
+        var found: (audio: [String], other: [String]) = ([], [])
         for name in names.sorted() where !name.hasPrefix(".") {
             let relative = prefix.isEmpty ? name : prefix + "/" + name
             if isFolder(folder + "/" + relative) {
-                if recursive { found += audioFiles(in: folder, recursive: true, prefix: relative) }
+                guard recursive else { continue }
+                let inside = audioFiles(in: folder, recursive: true, prefix: relative)
+                found.audio += inside.audio
+                found.other += inside.other
             } else if FormatSniffer.isAudioFileName(name) {
-                found.append(relative)
+                found.audio.append(relative)
+            } else {
+                found.other.append(relative)
             }
         }
         return found
@@ -201,5 +233,6 @@ private final class Results<Rendered>: @unchecked Sendable {
         lock.signal()
     }
 
-    func all() -> [BatchJob.Outcome<Rendered>] { outcomes.map { $0 ?? .skipped } }
+    /// Every outcome; called after every index was stored.
+    func all() -> [BatchJob.Outcome<Rendered>] { outcomes.map { $0! } }
 }

@@ -8,15 +8,20 @@ public struct BatchReport: Codable, Equatable, Sendable {
     /// A file that was not rendered.
     public struct NotRendered: Codable, Equatable, Sendable {
         public var input: String
-        public var output: String
+        /// Where it would have gone; nil for a file a folder scan left out by its name.
+        public var output: String?
+        /// Why a skipped file was skipped (`out/a.wav exists`); nil for a failure.
+        public var reason: String?
         /// The error, as printed; nil for a skipped file.
         public var error: String?
         /// The exit status this failure alone would give; nil for a skipped file.
         public var exitStatus: Int32?
 
-        public init(input: String, output: String, error: String? = nil, exitStatus: Int32? = nil) {
+        /// A file skipped for `reason`, or one that failed with `error` (and `exitStatus`).
+        public init(input: String, output: String?, reason: String? = nil, error: String? = nil, exitStatus: Int32? = nil) {
             self.input = input
             self.output = output
+            self.reason = reason
             self.error = error
             self.exitStatus = exitStatus
         }

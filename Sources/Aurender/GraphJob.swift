@@ -86,7 +86,9 @@ public struct GraphJob {
     public func run() throws -> RenderJob.Summary {
         let built = try build(readingAhead: true)
         options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
-        return try built.render.run(output: built.outputPath, settings: options)
+        var summary = try built.render.run(output: built.outputPath, settings: options)
+        summary.shortfalls = opened.shortfalls
+        return summary
     }
 
     /// The files the graph reads, resolved against its folder.
@@ -147,7 +149,7 @@ public struct GraphJob {
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
         for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
-            files.append((entry.node.name, path, try opened.decoder(index, for: path, forcing: options.decoder)))
+            files.append((entry.node.name, path, try opened.decoder(index, for: path, forcing: options.decoder, salvaging: options.salvage)))
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
@@ -220,7 +222,7 @@ public struct GraphJob {
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-            dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.format),
+            dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.encoding),
                                            processed: OutputRendering.isProcessing(order), settings: options))
         return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
                      eventLines: eventLines, edges: edges)

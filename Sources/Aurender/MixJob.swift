@@ -66,10 +66,12 @@ public struct MixJob {
     /// Mixes, leaving either a complete output or none (and an existing one untouched). With a
     /// loudness normalization, the mix is measured first, then mixed again with the gain.
     public func run() throws -> RenderJob.Summary {
-        try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                  inputs: inputs.map(\.path), subject: output.path) { gain in
+        var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
+                                                inputs: inputs.map(\.path), subject: output.path) { gain in
             try prepare(readingAhead: true, gain: gain)
         }
+        summary.shortfalls = opened.shortfalls
+        return summary
     }
 
     /// Opens the inputs and builds the mix, with `gain` last before the output.
@@ -77,7 +79,8 @@ public struct MixJob {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [any AudioDecoder] = []
-        for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder)) }
+        for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder,
+                                                                                                   salvaging: options.settings.salvage)) }
         let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
                                                channelCount: options.format.channelCount ?? 2)
         let graph = Graph()
@@ -138,7 +141,7 @@ public struct MixJob {
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: files[0], format: mixFormat)
         return PreparedRender(branches: branches, tail: tail, readers: readers, graph: graph, outputNode: outputNode,
                               format: mixFormat, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.format), processed: true, settings: options.settings),
+                              dither: OutputRendering.dither(for: encoding, inputs: files.map(\.encoding), processed: true, settings: options.settings),
                               expectedFrames: length, encoderSettings: options.format.encoder)
     }
 }

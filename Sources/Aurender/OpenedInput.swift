@@ -9,9 +9,19 @@ import AudioFormats
 final class OpenedInputs {
     private var decoders: [Int: (path: String, decoder: any AudioDecoder)] = [:]
 
+    /// The inputs that ended before their stated length and were salvaged, in input order.
+    var shortfalls: [InputShortfall] {
+        decoders.keys.sorted().compactMap { index in
+            let opened = decoders[index]!
+            return (opened.decoder as? SalvagingDecoder)?.shortfall.map { InputShortfall(path: opened.path, shortfall: $0) }
+        }
+    }
+
     /// The decoder for input number `index`, at `path`, opened through the registry the first time:
-    /// by the registry's choice, or by the decoder called `forcing` (`RenderSettings.decoder`).
-    func decoder(_ index: Int = 0, for path: String, raw: RawFormat? = nil, forcing: String? = nil) throws(RenderError) -> any AudioDecoder {
+    /// by the registry's choice, or by the decoder called `forcing` (`RenderSettings.decoder`);
+    /// `salvaging` reads a short input to its last frame that decodes (`SalvagingDecoder`).
+    func decoder(_ index: Int = 0, for path: String, raw: RawFormat? = nil, forcing: String? = nil,
+                 salvaging: Bool = false) throws(RenderError) -> any AudioDecoder {
         if let opened = decoders[index], opened.path == path {
             if opened.decoder.isSeekable {
                 do { try opened.decoder.rewind() } catch { throw .input(error) }
@@ -24,10 +34,22 @@ final class OpenedInputs {
             } else {
                 try FormatRegistry.standard.openDecoder(path: path, raw: raw)
             }
-            decoders[index] = (path, decoder)
-            return decoder
+            let opened: any AudioDecoder = salvaging ? SalvagingDecoder(decoder) : decoder
+            decoders[index] = (path, opened)
+            return opened
         } catch {
             throw .input(error)
         }
     }
+}
+
+/// An input that held fewer frames than its container states, rendered as far as it decoded.
+public struct InputShortfall: Equatable, Sendable, CustomStringConvertible {
+    /// The input, as the user named it.
+    public let path: String
+    /// The frames stated and found.
+    public let shortfall: Shortfall
+
+    /// `path: the file states 88200 frames but holds only 52915`, the line a salvaged render prints.
+    public var description: String { "\(path): the file \(shortfall.description)" }
 }

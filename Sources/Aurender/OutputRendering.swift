@@ -68,8 +68,10 @@ enum OutputRendering {
     }
 
     /// The dither for an output: TPDF when asked, or automatically when quantizing to 16 bits
-    /// or fewer audio with more resolution than that (processed, or from a deeper or float file).
-    static func dither(for encoding: AudioEncoding, inputs: [StreamFormat], processed: Bool,
+    /// or fewer audio with more resolution than that (processed, or from a deeper, float or
+    /// lossy file). Unprocessed samples that `bits` holds exactly (8-bit, 16-bit, µ-law, A-law,
+    /// ADPCM to 16 bits) are written as they are.
+    static func dither(for encoding: AudioEncoding, inputs: [AudioEncoding], processed: Bool,
                        settings options: RenderSettings) -> TPDFDither? {
         guard let bits = encoding.integerBits else { return nil }
         let wanted: Bool
@@ -77,7 +79,7 @@ enum OutputRendering {
         case .none: wanted = false
         case .tpdf: wanted = true
         case .automatic:
-            let allCoarser = inputs.allSatisfy { $0.sampleType.isInteger && $0.sampleType.bitDepth <= bits }
+            let allCoarser = inputs.allSatisfy { $0.exactBits.map { $0 <= bits } ?? false }
             wanted = bits <= 16 && (processed || !allCoarser)
         }
         return wanted ? TPDFDither(seed: options.ditherSeed) : nil

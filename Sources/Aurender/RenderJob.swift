@@ -66,6 +66,8 @@ public struct RenderJob {
         public var rms: Double?
         /// What loudness normalization measured and applied, when asked for.
         public var normalization: LoudnessNormalization.Outcome?
+        /// The inputs that ended before their stated length, salvaged (`RenderSettings.salvage`).
+        public var shortfalls: [InputShortfall] = []
     }
 
     public var input: String
@@ -88,7 +90,7 @@ public struct RenderJob {
 
     /// The input's format, read from its header (opening it for the plan and run that follow).
     public func inputFormat() throws -> StreamFormat {
-        try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder).format
+        try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage).format
     }
 
     /// Builds and initializes the graph without reading audio, and describes it.
@@ -100,17 +102,19 @@ public struct RenderJob {
     /// With a loudness normalization, the graph's output is measured first, then rendered
     /// again with the gain.
     public func run() throws -> Summary {
-        try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                  inputs: [input], subject: input) { gain in
+        var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
+                                                inputs: [input], subject: input) { gain in
             try prepare(readingAhead: true, gain: gain)
         }
+        summary.shortfalls = opened.shortfalls
+        return summary
     }
 
     /// Opens the input and builds the graph, with `gain` last before the output; `readingAhead`
     /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
-        let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder)
+        let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
         let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
         let graph = Graph()
@@ -149,7 +153,7 @@ public struct RenderJob {
         let processed = OutputRendering.isProcessing(chain)
         return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
-                              dither: OutputRendering.dither(for: encoding, inputs: [file.format], processed: processed, settings: options.settings),
+                              dither: OutputRendering.dither(for: encoding, inputs: [file.encoding], processed: processed, settings: options.settings),
                               expectedFrames: expectedFrames, encoderSettings: options.format.encoder)
     }
 

@@ -81,6 +81,18 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public var options: Options
     /// Present when the render normalized loudness.
     public var normalization: Normalization?
+    /// Present when inputs ended before their stated length and were salvaged (`--salvage`).
+    public var shortfalls: [Shortfall]?
+
+    /// An input that held fewer frames than its container states, rendered as far as it decoded.
+    public struct Shortfall: Codable, Equatable, Sendable {
+        /// The input, as the user named it.
+        public var input: String
+        /// The frames the container states; absent when it only shows it was cut short.
+        public var statedFrames: Int64?
+        /// The frames that decoded and were rendered.
+        public var foundFrames: Int64
+    }
 
     /// The report of a finished render that took `seconds`.
     public init(version: String, inputs: [String], output: String, summary: RenderJob.Summary, seconds: Double, options: Options,
@@ -105,6 +117,9 @@ public struct RenderReport: Codable, Equatable, Sendable {
         realtimeFactor = seconds > 0 ? (durationSeconds / seconds * 10).rounded() / 10 : nil
         self.options = options
         if let normalization, let outcome = summary.normalization { self.normalization = Normalization(normalization, outcome) }
+        if !summary.shortfalls.isEmpty {
+            shortfalls = summary.shortfalls.map { Shortfall(input: $0.path, statedFrames: $0.shortfall.stated, foundFrames: $0.shortfall.found) }
+        }
     }
 
     /// The report as pretty-printed JSON with sorted keys.

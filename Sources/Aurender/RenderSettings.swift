@@ -29,6 +29,9 @@ public struct RenderSettings {
     /// returns; `.synchronized` applies to regular files only and is refused for standard output
     /// and devices.
     public var durability = OutputDestination.Durability.committed
+    /// Whether an input that ends before its stated length is rendered as far as it decodes
+    /// (its shortfall reported in `RenderJob.Summary.shortfalls`) rather than failing.
+    public var salvage = false
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

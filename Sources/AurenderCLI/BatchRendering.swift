@@ -61,6 +61,11 @@ extension RenderCommand {
         }
         let seconds = RenderReport.now() - started
         var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
+        for input in batchJob.notAudioFiles {
+            let reason = BatchJob.SkipReason.notAudioFileName.description
+            if !console.quiet { printError("\(input): skipped: \(reason)") }
+            report.skipped.append(BatchReport.NotRendered(input: input, output: nil, reason: reason))
+        }
         for (item, outcome) in zip(items, outcomes) {
             switch outcome {
             case .rendered(let rendered):
@@ -71,8 +76,9 @@ extension RenderCommand {
                     printError("\(item.input) -> \(item.output): \(rendered.report.renderSeconds) s "
                                + "(\(realtimeText(audioSeconds: rendered.report.durationSeconds, wallSeconds: rendered.report.renderSeconds)))")
                 }
-            case .skipped:
-                report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output))
+            case .skipped(let reason):
+                if console.showsNotes { printError("\(item.input): skipped: \(reason)") }
+                report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output, reason: reason.description))
             case .failed(let error):
                 let (message, status) = hints.failure(error, subject: item.input)
                 printError(message)

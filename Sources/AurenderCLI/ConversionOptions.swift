@@ -8,6 +8,9 @@ struct ConversionOptions: ParsableArguments {
                                valueName: "sndfile|ffmpeg"))
     var decoder: String?
 
+    @Flag(help: "Render an input that ends before its stated length (truncated, or a header that lies) as far as it decodes, reporting the shortfall, instead of failing.")
+    var salvage = false
+
     @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine.", valueName: "hz"))
     var rate: Int?
 
@@ -95,6 +98,7 @@ struct ConversionOptions: ParsableArguments {
         settings.dither = dither
         settings.ditherSeed = ditherSeed
         settings.decoder = decoder
+        settings.salvage = salvage
     }
 
     /// The decoders this build has, as `--decoder` takes them (`sndfile`, `ffmpeg`).

@@ -19,6 +19,9 @@ struct InfoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold.", valueName: "sndfile|ffmpeg"))
     var decoder: String?
 
+    @Flag(help: "Decode each file and count its frames, rather than take its header's word (or estimate) for them.")
+    var exact = false
+
     @Flag(help: "Also measure integrated loudness (ITU-R BS.1770-4 / EBU R128, LUFS), loudness range (LU) and true peak (dBTP); reads the whole file.")
     var loudness = false
 
@@ -39,7 +42,9 @@ struct InfoCommand: ParsableCommand {
         }
     }
 
-    /// One file's description, as printed with `--json`; an unknown length is null.
+    /// One file's description, as printed with `--json`; an unknown length is null, and
+    /// `length` says whether `frames` is `exact` (stated by the container, or counted with
+    /// `--exact`), `estimated` (from headers or bit rate) or `unknown`.
     struct FileInfo: Codable {
         var path: String
         var container: String
@@ -49,6 +54,7 @@ struct InfoCommand: ParsableCommand {
         var sampleRate: Double
         var frames: Int64?
         var durationSeconds: Double?
+        var length: String
         var loudness: LoudnessInfo?
 
         func encode(to encoder: any Encoder) throws {
@@ -61,12 +67,16 @@ struct InfoCommand: ParsableCommand {
             try fields.encode(sampleRate, forKey: .sampleRate)
             try fields.encode(frames, forKey: .frames)
             try fields.encode(durationSeconds, forKey: .durationSeconds)
+            try fields.encode(length, forKey: .length)
             try fields.encodeIfPresent(loudness, forKey: .loudness)
         }
     }
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file") }
+        if exact, loudness, files.contains("-") {
+            throw ValidationError("--exact with --loudness reads standard input twice, and it can be read only once; give one of them")
+        }
     }
 
     func run() throws {
@@ -75,10 +85,21 @@ struct InfoCommand: ParsableCommand {
         for path in files {
             switch withLibraryMessagesSilenced({ Self.open(path, decoder: decoder) }) {
             case .success(let file):
+                var length = file.length
+                if exact {
+                    do {
+                        length = .exact(try withLibraryMessagesSilenced { try Self.countFrames(file) })
+                        if loudness { try file.rewind() }
+                    } catch {
+                        printError("\(error)")
+                        firstFailure = firstFailure ?? ((error as? AudioFormatError).map(ExitStatus.init(input:)) ?? .dataError)
+                        continue
+                    }
+                }
                 var info = FileInfo(
                     path: path, container: file.container.name, encoding: file.encoding.name, decoder: file.decoderName,
-                    channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: file.length.frames,
-                    durationSeconds: file.length.frames.map { Double($0) / file.format.sampleRate })
+                    channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: length.frames,
+                    durationSeconds: length.frames.map { Double($0) / file.format.sampleRate }, length: Self.name(of: length))
                 if loudness {
                     do {
                         info.loudness = LoudnessInfo(try withLibraryMessagesSilenced { try LoudnessScan.measure(file) })
@@ -102,6 +123,28 @@ struct InfoCommand: ParsableCommand {
         if let firstFailure { throw ExitCode(firstFailure.rawValue) }
     }
 
+    /// The frames `file` gives when decoded to its end: an input shorter than its stated
+    /// length fails as a render would.
+    static func countFrames(_ file: any AudioDecoder) throws -> Int64 {
+        let chunk = 65536
+        var buffer = [Float](repeating: 0, count: chunk * file.format.channelCount)
+        var total: Int64 = 0
+        while true {
+            let got = try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: chunk) }
+            total += Int64(got)
+            if got < chunk { return total }
+        }
+    }
+
+    /// `exact`, `estimated` or `unknown`, as `--json` gives a length.
+    static func name(of length: AudioLength) -> String {
+        switch length {
+        case .exact: "exact"
+        case .estimated: "estimated"
+        case .unknown: "unknown"
+        }
+    }
+
     /// Opens a file, with the decoder named when one is, keeping the typed error.
     static func open(_ path: String, decoder: String? = nil) -> Result<any AudioDecoder, AudioFormatError> {
         do throws(AudioFormatError) {
@@ -121,8 +164,8 @@ struct InfoCommand: ParsableCommand {
             Decoder     : \(info.decoder)
             Channels    : \(info.channels)
             Sample rate : \(rate) Hz
-            Frames      : \(info.frames.map(String.init) ?? "unknown")
-            Duration    : \(info.durationSeconds.map(formatDuration) ?? "unknown")
+            Frames      : \(info.frames.map { info.length == "estimated" ? "~\($0) (estimated)" : String($0) } ?? "unknown")
+            Duration    : \(info.durationSeconds.map { info.length == "estimated" ? "~\(RenderError.format($0)) s (estimated)" : formatDuration($0) } ?? "unknown")
             """ + (info.loudness.map(loudnessText) ?? "")
     }
 

@@ -10,13 +10,23 @@ final class SndfileDecoder: AudioDecoder {
     /// Frames given since the start, held to the stated length.
     private var stated: StatedLength
 
-    init(_ file: SoundFileReader) {
+    /// Decodes `file`, held to `statedFrames`, the length its header states as aurender reads it
+    /// (`HeaderLength`), where it states one.
+    init(_ file: SoundFileReader, statedFrames: Int64?) {
         self.file = file
         container = LibSndfileFormats.container(file.type)
         encoding = LibSndfileFormats.encoding(file.encoding)
-        // libsndfile counts an MP3's frames from its headers and bit rate, before decoding.
-        length = file.frameCount.map { file.type == .mpeg ? .estimated($0) : .exact($0) } ?? .unknown
-        stated = StatedLength(length)
+        length = Self.length(counted: file.frameCount, stated: statedFrames, isMP3: file.type == .mpeg)
+        // libsndfile finds an Ogg file's length in its last page; a seekable file without one was cut short.
+        stated = StatedLength(length, cutShort: file.type == .ogg && file.isSeekable && file.frameCount == nil)
+    }
+
+    /// The header's count where it states one: libsndfile shrinks a PCM file's count to the
+    /// bytes present, and counts an MP3's frames from its headers and bit rate, an estimate
+    /// unless a Xing header states them.
+    static func length(counted: Int64?, stated: Int64?, isMP3: Bool) -> AudioLength {
+        if let stated { return .exact(stated) }
+        return counted.map { isMP3 ? .estimated($0) : .exact($0) } ?? .unknown
     }
 
     var path: String { file.path }

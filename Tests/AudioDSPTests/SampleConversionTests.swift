@@ -94,7 +94,8 @@ import Testing
     @Test(arguments: [16, 24])
     func tpdfDitherIsTriangularAndCentred(bits: Int) {
         let frames = 100_000
-        let silence = buffers([[Float](repeating: 0, count: frames), [Float](repeating: 0, count: frames)])
+        // Far below one step, but not zero: exact zeros get no dither (the test after this).
+        let silence = buffers([[Float](repeating: 1e-12, count: frames), [Float](repeating: -1e-12, count: frames)])
         var dither: TPDFDither? = TPDFDither(seed: 42)
         var output = [Int32](repeating: 0, count: 2 * frames)
         _ = SampleConversion.quantize(silence.list, frames: frames, bits: bits, into: &output, dither: &dither)
@@ -112,5 +113,22 @@ import Testing
         var other: TPDFDither? = TPDFDither(seed: 43)
         _ = SampleConversion.quantize(silence.list, frames: frames, bits: bits, into: &second, dither: &other)
         #expect(second != output)
+    }
+
+    @Test(arguments: [16, 24])
+    func exactZerosGetNoDither(bits: Int) {
+        let frames = 10_000
+        let tone = (0..<frames).map { Float(sin(Double($0) * 0.05)) * 0.5 }
+        let silentThenTone = [Float](repeating: 0, count: frames) + tone
+        let input = buffers([silentThenTone, silentThenTone.map { -$0 }])
+        var dither: TPDFDither? = TPDFDither(seed: 7)
+        var output = [Int32](repeating: 0, count: 4 * frames)
+        _ = SampleConversion.quantize(input.list, frames: 2 * frames, bits: bits, into: &output, dither: &dither)
+        #expect(output[..<(2 * frames)].allSatisfy { $0 == 0 }, "digital silence stays exact zeros")
+        var plain: TPDFDither? = nil
+        var rounded = [Int32](repeating: 0, count: 4 * frames)
+        _ = SampleConversion.quantize(input.list, frames: 2 * frames, bits: bits, into: &rounded, dither: &plain)
+        let moved = zip(output[(2 * frames)...], rounded[(2 * frames)...]).filter { $0 != $1 }.count
+        #expect(moved > frames / 4, "the tone after it is still dithered: \(moved) samples moved")
     }
 }

@@ -29,7 +29,8 @@ aurender_dither_state aurender_dither_seeded(uint64_t seed);
 /// (8 to 16), left-justified in 16 bits, rounding to nearest even and clipping at full scale
 /// (2^(bits-1)); NaN and infinities become 0. Adds what it met to `stats`. With a non-null
 /// `dither` (a random generator's state, advanced in place), TPDF dither of ±1 LSB is added
-/// before rounding, in interleaved order, so the noise does not depend on block sizes.
+/// before rounding, in interleaved order, so the noise does not depend on block sizes; a sample
+/// that is exactly zero gets none (its noise value is drawn and dropped), so silence stays zeros.
 void aurender_quantize_s16(const float *const *channels, int channel_count, long frames, int bits,
                            int16_t *out, aurender_clip_stats *stats, aurender_dither_state *dither);
 

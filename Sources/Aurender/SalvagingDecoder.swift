@@ -1,0 +1,72 @@
+import AudioFormats
+import AudioGraph
+
+/// Reads another decoder to the last frame that decodes: an input that ends before its stated
+/// length ends there instead of failing, and the shortfall is kept for the render to report
+/// (`--salvage`). An input of which nothing decodes still fails: a render never passes an
+/// empty output off as what a file that claims audio holds.
+final class SalvagingDecoder: AudioDecoder {
+    private let base: any AudioDecoder
+    /// Frames given since the start.
+    private var given: Int64 = 0
+    /// Whether the input has ended early; reads then give nothing.
+    private var ended = false
+    /// How the input fell short, once it has.
+    private(set) var shortfall: Shortfall?
+
+    /// Salvages what `base` decodes.
+    init(_ base: any AudioDecoder) {
+        self.base = base
+    }
+
+    var path: String { base.path }
+    var decoderName: String { base.decoderName }
+    var container: AudioContainer { base.container }
+    var encoding: AudioEncoding { base.encoding }
+    var format: StreamFormat { base.format }
+    var length: AudioLength { base.length }
+    var readsInt16Natively: Bool { base.readsInt16Natively }
+    var isSeekable: Bool { base.isSeekable }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        guard !ended else { return 0 }
+        do {
+            return counted(try base.read(into: buffer, frames: frames))
+        } catch {
+            return try salvaged(error)
+        }
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
+        guard !ended else { return 0 }
+        do {
+            return counted(try base.read(into: buffer, frames: frames))
+        } catch {
+            return try salvaged(error)
+        }
+    }
+
+    func rewind() throws(AudioFormatError) {
+        try base.rewind()
+        given = 0
+        ended = false
+    }
+
+    func close() { base.close() }
+
+    private func counted(_ frames: Int) -> Int {
+        given += Int64(frames)
+        return frames
+    }
+
+    /// The frames the failing read put in the buffer before the input ended; rethrows any
+    /// other error, and a shortfall with nothing decoded at all.
+    private func salvaged(_ error: AudioFormatError) throws(AudioFormatError) -> Int {
+        guard let found = error.shortfall, found.found > 0 else { throw error }
+        shortfall = found
+        ended = true
+        let frames = Int(found.found - given)
+        given = found.found
+        return frames
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// MP3 goes to the decoder that matches mpg123's reference decode (`mpg123 -w`, installed by
+/// `make deps`): libsndfile, which decodes through libmpg123, gives its samples exactly; FFmpeg
+/// gives the same lengths with samples off by float rounding. Inputs are written by aurender
+/// (libsndfile's LAME encoder, with a Xing/LAME header), with tags added here.
+@Suite struct MP3DecoderTests {
+    static let id3v1 = Data("TAG".utf8) + Data(repeating: 0x41, count: 124) + Data([12])
+
+    /// An ID3v2.3 tag of one title frame and padding, `size` bytes of body.
+    static func id3v2(size: Int) -> Data {
+        let title = Data("TIT2".utf8) + Data([0, 0, 0, 6, 0, 0, 0]) + Data("Hello".utf8)
+        let sizeBytes = [21, 14, 7, 0].map { UInt8((size >> $0) & 0x7F) }
+        return Data("ID3".utf8) + Data([3, 0, 0] + sizeBytes) + title + Data(repeating: 0, count: size - title.count)
+    }
+
+    /// An APEv2 tag (header, one item, footer), as taggers put before an ID3v1 tag.
+    static var ape: Data {
+        let item = Data([5, 0, 0, 0, 0, 0, 0, 0]) + Data("Title\0Hello".utf8)
+        func block(_ flags: UInt32) -> Data {
+            var data = Data("APETAGEX".utf8)
+            for value in [UInt32(2000), UInt32(item.count + 32), 1, flags] { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+            return data + Data(repeating: 0, count: 8)
+        }
+        return block(0xA000_0000) + item + block(0x8000_0000)
+    }
+
+    /// The samples of `path` as `mpg123 -e f32 -w` decodes them.
+    static func reference(_ path: String, in folder: TemporaryFolder) throws -> [Float] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mpg123")
+        process.arguments = ["-q", "-e", "f32", "-w", folder.file("reference.wav"), path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try samples(of: folder.file("reference.wav")).samples
+    }
+
+    @Test(arguments: ["gapless", "id3v1", "id3v2", "ape+id3v1", "no Xing header"])
+    func theChosenDecoderMatchesMpg123(variant: String) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("in.mp3")
+        if variant == "no Xing header" {
+            try FileManager.default.copyItem(atPath: fixture("speech.mp3"), toPath: input)
+        } else {
+            let tone = Signal.sine(frequency: 440, sampleRate: 44_100, frames: 44_100)
+            try writeFloats(zip(tone, tone.reversed()).flatMap { [$0, $1] }, channels: 2, rate: 44_100, to: folder.file("source.wav"))
+            #expect(try aurender([folder.file("source.wav"), folder.file("lame.mp3")]).status == 0)
+            let lame = try Data(contentsOf: URL(fileURLWithPath: folder.file("lame.mp3")))
+            let tagged: Data = switch variant {
+            case "id3v1": lame + Self.id3v1
+            case "id3v2": Self.id3v2(size: 1000) + lame
+            case "ape+id3v1": lame + Self.ape + Self.id3v1
+            default: lame
+            }
+            try tagged.write(to: URL(fileURLWithPath: input))
+        }
+        let reference = try Self.reference(input, in: folder)
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Decoder     : libsndfile\n"), "\(info.output)")
+        if variant != "no Xing header" {
+            #expect(reference.count == 2 * 44_100, "mpg123 trims the LAME tag's delay and padding")
+            #expect(info.output.contains("Frames      : 44100\n"), "the Xing header states the length: \(info.output)")
+        }
+
+        let chosen = try aurender([input, folder.file("chosen.wav"), "--bits", "float"])
+        #expect(chosen.status == 0, "\(chosen.standardError)")
+        #expect(try samples(of: folder.file("chosen.wav")).samples == reference, "\(variant): libsndfile gives mpg123's samples exactly")
+
+        let ffmpeg = try aurender([input, folder.file("ffmpeg.wav"), "--bits", "float", "--decoder", "ffmpeg"])
+        #expect(ffmpeg.status == 0, "\(ffmpeg.standardError)")
+        let other = try samples(of: folder.file("ffmpeg.wav")).samples
+        #expect(other.count == reference.count, "FFmpeg gives the same length")
+        let worst = zip(other, reference).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst > 0 && worst < 2e-6, "FFmpeg's samples differ by float rounding only: \(worst)")
+    }
+}
