@@ -58,6 +58,12 @@ kernels() {
         echo "$kernel: $count packed instructions"
         [ "$count" -ge 16 ] || { echo "  FAIL: $kernel is scalar code" >&2; failed=1; }
     done
+    if [ "$(uname -m)" = x86_64 ]; then
+        count=$(objdump -d --no-show-raw-insn "$aurender" | awk '/<aurender_biquad_pairs_wide>:/,/^$/' \
+            | grep -cE '\bv(mul|add|sub)pd\b.*%ymm' || true)
+        echo "aurender_biquad_pairs_wide: $count packed 4-Double instructions (the EQ's two-stage pipeline)"
+        [ "$count" -ge 9 ] || { echo "  FAIL: the EQ cascade's AVX2 instance lost its pipeline" >&2; failed=1; }
+    fi
     cc=$(command -v clang || echo cc)
     $cc -O2 -I Sources/CAudioKernels/include bench/kernel-paths.c Sources/CAudioKernels/SampleKernels.c -o "$work/kernel-paths"
     "$work/kernel-paths" || failed=1

@@ -8,8 +8,10 @@ import CAudioKernels
 /// register, and each frame goes through every active section before the next frame, so
 /// each section's recurrence overlaps the others'. The active sections are packed together,
 /// coefficients next to state, so the inner loop walks one pointer. Memory is allocated once.
-/// The loop is C (`aurender_biquad_pairs`), with an AVX2 instance whose three-operand
-/// instructions need no register copies; every instance computes the same bits.
+/// The loop is C (`aurender_biquad_pairs`). Its AVX2 instance runs the cascade as a two-stage
+/// pipeline, four Doubles a register: the first half of the sections on one frame beside the
+/// second half on the frame before, so one instruction does two sections' work; every lane
+/// does the baseline's operations in the baseline's order, so every instance computes the same bits.
 ///
 /// The transposed direct form II is rearranged so that the state feeds back through one
 /// multiplication instead of three operations:
