@@ -16,22 +16,38 @@ enum LilvPlugins {
         URI.coreInPlaceBroken, URI.coreIsLive, URI.coreHardRTCapable,
     ]
 
-    private static let lock = NSLock()
+    /// Guards the world: lilv is not thread-safe, and tests look plugins up in parallel.
+    private static let lock = NSRecursiveLock()
     nonisolated(unsafe) private static var loaded: World?
 
-    /// The world, loaded on first use.
-    private static var world: World {
+    /// Runs `body` on the world (loaded on first use), holding the lock.
+    private static func withWorld<T>(_ body: (World) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
-        if let loaded { return loaded }
+        if let loaded { return try body(loaded) }
         let made = World()
         loaded = made
-        return made
+        return try body(made)
+    }
+
+    /// Runs `body` holding the world's lock.
+    private static func locked<T>(_ body: () throws(PluginError) -> T) throws(PluginError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Loads one more bundle into the world.
+    static func loadBundle(_ path: String) {
+        withWorld { world in
+            let uri = lilv_new_file_uri(world.world, nil, path.hasSuffix("/") ? path : path + "/")
+            lilv_world_load_bundle(world.world, uri)
+            lilv_node_free(uri)
+        }
     }
 
     /// Every installed plugin, in lilv's order.
-    static func installed() -> [LoadedPlugin] {
-        let world = world
+    static func installed() -> [LoadedPlugin] { withWorld { world in
         var plugins: [LoadedPlugin] = []
         let all = lilv_world_get_all_plugins(world.world)
         var iterator = lilv_plugins_begin(all)
@@ -40,20 +56,18 @@ enum LilvPlugins {
             iterator = lilv_plugins_next(all, iterator)
         }
         return plugins
-    }
+    } }
 
     /// The plugin with URI `uri`, if installed.
-    static func plugin(uri: String) -> LoadedPlugin? {
-        let world = world
+    static func plugin(uri: String) -> LoadedPlugin? { withWorld { world in
         let node = lilv_new_uri(world.world, uri)
         defer { lilv_node_free(node) }
         guard let plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world.world), node) else { return nil }
         return world.plugin(plugin)
-    }
+    } }
 
     /// The URIs of every installed plugin, for nearest matches.
-    static func installedURIs() -> [String] {
-        let world = world
+    static func installedURIs() -> [String] { withWorld { world in
         var uris: [String] = []
         let all = lilv_world_get_all_plugins(world.world)
         var iterator = lilv_plugins_begin(all)
@@ -62,7 +76,7 @@ enum LilvPlugins {
             iterator = lilv_plugins_next(all, iterator)
         }
         return uris
-    }
+    } }
 
     /// The loaded lilv world, its URI nodes and its URID map.
     private final class World: @unchecked Sendable {
@@ -132,9 +146,9 @@ enum LilvPlugins {
                 needsPowerOf2BlockLength: required.contains(URI.bufsizePowerOf2BlockLength),
                 isInPlaceBroken: required.contains(URI.coreInPlaceBroken))
             return LoadedPlugin(description: description, instantiate: { (rate, blocks) throws(PluginError) in
-                try self.instantiate(plugin, description: description, sampleRate: rate, blocks: blocks)
+                try LilvPlugins.locked { () throws(PluginError) in try self.instantiate(plugin, description: description, sampleRate: rate, blocks: blocks) }
             }, presetValues: { (preset) throws(PluginError) in
-                try self.presetValues(plugin, id: uri, preset: preset)
+                try LilvPlugins.locked { () throws(PluginError) in try self.presetValues(plugin, id: uri, preset: preset) }
             })
         }
 

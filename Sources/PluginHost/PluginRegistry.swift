@@ -5,6 +5,12 @@ public enum PluginRegistry {
         LADSPAPlugins.installed() + LilvPlugins.installed()
     }
 
+    /// Loads the LV2 bundle at `path` (a folder holding `manifest.ttl`) beside those found on
+    /// the search path, so its plugins can be named.
+    public static func loadLV2Bundle(_ path: String) {
+        LilvPlugins.loadBundle(path)
+    }
+
     /// The plugin `id` names, checked usable as an effect: installed, not an instrument or
     /// analyser, needing no feature the host lacks. Unknown identifiers get the nearest installed ones.
     public static func plugin(_ id: String) throws(PluginError) -> LoadedPlugin {
