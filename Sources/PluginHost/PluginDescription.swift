@@ -10,7 +10,16 @@ public enum PluginStandard: String, Sendable {
 public struct PluginPort: Sendable, Equatable {
     /// What a port carries.
     public enum Kind: String, Sendable {
-        case audio, control, cv, atom, other
+        /// Audio samples, one buffer per block.
+        case audio
+        /// One value per block: a knob or a meter.
+        case control
+        /// LV2 control voltage: a value per sample.
+        case cv
+        /// LV2 atoms: events such as MIDI or patch messages.
+        case atom
+        /// Anything else.
+        case other
     }
 
     /// The port's index on the plugin.
@@ -101,6 +110,7 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     /// A control value given for the plugin is wrong: no such control, not a number, out of range.
     case badControl(plugin: String, control: String, problem: String)
 
+    /// The message a user reads, naming the plugin.
     public var description: String {
         switch self {
         case .notInstalled(let id, let nearest):

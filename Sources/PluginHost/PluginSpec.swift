@@ -12,7 +12,9 @@ public struct PluginSpec: Equatable, Sendable {
 
     /// One control value.
     public struct Control: Equatable, Sendable {
+        /// The control's port symbol.
         public var name: String
+        /// Its value.
         public var value: Float
     }
 
