@@ -211,17 +211,19 @@ batch() {
 # ladspa filters and SoX's ladspa effect (both plugins come with `make deps`).
 plugin() {
     local input fomp=http://drobilla.net/plugins/fomp/parametric1
+    # FFmpeg's filter syntax needs the URI's colon escaped twice (graph, then option).
+    local fflv2='lv2=p=http\\://drobilla.net/plugins/fomp/parametric1:c=filter=1|sec_1=1|freq_1=1000|gain_1=6'
     input=$(make_input 10)
     echo "## A 10-minute stereo file through an LV2 and a LADSPA plugin (wall time; lower is better)"
     hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/plugin.md" \
         -n "aurender --plugin fomp parametric1" "$aurender --quiet --plugin $fomp@filter=1,sec_1=1,freq_1=1000,gain_1=6 $input $work/pl-au.wav" \
-        -n "ffmpeg -af lv2 (fomp parametric1)" "ffmpeg -y -v error -i $input -af lv2=p=$fomp:c=filter=1|sec_1=1|freq_1=1000|gain_1=6 $work/pl-ff.wav" \
+        -n "ffmpeg -af lv2 (fomp parametric1)" "ffmpeg -y -v error -i $input -af '$fflv2' $work/pl-ff.wav" \
         -n "aurender --plugin ladspa:amp_stereo" "$aurender --quiet --plugin ladspa:amp_stereo@gain=0.5 $input $work/pl-au2.wav" \
         -n "sox ladspa amp_stereo" "sox $input $work/pl-sx.wav ladspa /usr/lib/ladspa/amp.so amp_stereo 0.5" \
         -n "ffmpeg -af ladspa (amp_stereo)" "ffmpeg -y -v error -i $input -af ladspa=f=amp:p=amp_stereo:c=c0=0.5 $work/pl-ff2.wav" >/dev/null
     cat "$work/plugin.md"
     echo "peak memory of aurender --plugin (LV2): $(( $(/usr/bin/time -f %M "$aurender" --quiet --plugin "$fomp@filter=1,sec_1=1,freq_1=1000,gain_1=6" "$input" "$work/pl-au.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
-    echo "peak memory of ffmpeg -af lv2: $(( $(/usr/bin/time -f %M ffmpeg -y -v error -i "$input" -af "lv2=p=$fomp:c=filter=1|sec_1=1|freq_1=1000|gain_1=6" "$work/pl-ff.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
+    echo "peak memory of ffmpeg -af lv2: $(( $(/usr/bin/time -f %M ffmpeg -y -v error -i "$input" -af "$fflv2" "$work/pl-ff.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
     rm -f "$work"/pl-*.wav
 }
 
