@@ -11,7 +11,8 @@ import PackageDescription
 /// libavcodec, libavutil) its second, for what libsndfile cannot read. `Resampling` holds the `ResamplerEngine`
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines.
-/// `Loudness` wraps libebur128 (BS.1770 metering). Each C library's calls stay in one file.
+/// `Loudness` wraps libebur128 (BS.1770 metering). `PluginHost` hosts LADSPA plugins (dlopen,
+/// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
 /// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
 /// `NodeCatalogue.kinds`) that graph files are built from and the format registry's
 /// tenant list (`Files/RegisteredFormats.swift`); its presets are embedded from `presets/` at
@@ -67,6 +68,12 @@ let package = Package(
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
         ),
+        .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
+        .systemLibrary(
+            name: "CLilv",
+            pkgConfig: "lilv-0",
+            providers: [.apt(["liblilv-dev"]), .brew(["lilv"])]
+        ),
         .target(name: "AudioGraph"),
         .target(name: "CAudioKernels"),
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
@@ -75,16 +82,17 @@ let package = Package(
         .target(name: "FFmpegFormats", dependencies: ["CFFmpeg", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
+        .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Resampling",
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Resampling", "PluginHost",
                            .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "Loudness", "AudioNodes"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "Loudness", "AudioNodes", "PluginHost"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -100,6 +108,7 @@ let package = Package(
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "MallocCounter", "TestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),
     ],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -212,6 +212,27 @@ batch() {
     cmp -s "$work/batch-j1/take-07.wav" "$work/batch-j2/take-07.wav" && echo "-j 1 and -j 2 outputs are byte-identical" || echo "-j 1 and -j 2 outputs differ"
 }
 
+# One LV2 plugin (fomp's parametric EQ, one band +6 dB at 1 kHz) and one LADSPA plugin
+# (ladspa-sdk's amp_stereo at -6 dB) on a 10-minute stereo file: aurender beside FFmpeg's lv2 and
+# ladspa filters and SoX's ladspa effect (both plugins come with `make deps`).
+plugin() {
+    local input fomp=http://drobilla.net/plugins/fomp/parametric1
+    # FFmpeg's filter syntax needs the URI's colon escaped twice (graph, then option).
+    local fflv2='lv2=p=http\\://drobilla.net/plugins/fomp/parametric1:c=filter=1|sec_1=1|freq_1=1000|gain_1=6'
+    input=$(make_input 10)
+    echo "## A 10-minute stereo file through an LV2 and a LADSPA plugin (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/plugin.md" \
+        -n "aurender --plugin fomp parametric1" "$aurender --quiet --plugin $fomp@filter=1,sec_1=1,freq_1=1000,gain_1=6 $input $work/pl-au.wav" \
+        -n "ffmpeg -af lv2 (fomp parametric1)" "ffmpeg -y -v error -i $input -af '$fflv2' $work/pl-ff.wav" \
+        -n "aurender --plugin ladspa:amp_stereo" "$aurender --quiet --plugin ladspa:amp_stereo@gain=0.5 $input $work/pl-au2.wav" \
+        -n "sox ladspa amp_stereo" "sox $input $work/pl-sx.wav ladspa /usr/lib/ladspa/amp.so amp_stereo 0.5" \
+        -n "ffmpeg -af ladspa (amp_stereo)" "ffmpeg -y -v error -i $input -af ladspa=f=amp:p=amp_stereo:c=c0=0.5 $work/pl-ff2.wav" >/dev/null
+    cat "$work/plugin.md"
+    echo "peak memory of aurender --plugin (LV2): $(( $(/usr/bin/time -f %M "$aurender" --quiet --plugin "$fomp@filter=1,sec_1=1,freq_1=1000,gain_1=6" "$input" "$work/pl-au.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
+    echo "peak memory of ffmpeg -af lv2: $(( $(/usr/bin/time -f %M ffmpeg -y -v error -i "$input" -af "$fflv2" "$work/pl-ff.wav" 2>&1 >/dev/null | tail -1) / 1024 )) MB"
+    rm -f "$work"/pl-*.wav
+}
+
 case $which in
     kernels) kernels ;;
     instructions) instructions ;;
@@ -222,6 +243,7 @@ case $which in
     mix) mix ;;
     memory) memory ;;
     batch) batch ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|all]" >&2; exit 64 ;;
+    plugin) plugin ;;
+    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|all]" >&2; exit 64 ;;
 esac

@@ -3,4 +3,5 @@
 @_exported import AudioGraph
 @_exported import AudioNodes
 @_exported import Loudness
+@_exported import PluginHost
 @_exported import Resampling

@@ -208,6 +208,8 @@ public struct GraphJob {
             throw bad("\(error)")
         } catch let error as PresetLookupError {
             throw bad("\(error)")
+        } catch let error as PluginError {
+            throw bad("\(error)")
         }
         guard let outputNode else { throw bad("output '\(outputEntry.node.name)' is not a generic output") }
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)

@@ -62,7 +62,8 @@ struct AurenderCommand: ParsableCommand {
               130, 143  interrupted by SIGINT or SIGTERM (the temporary output is removed)
             """,
         version: AurenderVersion.string,
-        subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self],
+        subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self,
+                      PluginsCommand.self],
         defaultSubcommand: RenderCommand.self
     )
 }

@@ -46,6 +46,9 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Equalizer")
     var equalizer: EqualizerOptions
 
+    @OptionGroup(title: "Plugins")
+    var plugins: PluginOptions
+
     @OptionGroup(title: "Gain and excerpt")
     var editing: EditingOptions
 
@@ -130,8 +133,8 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// The render of `input` to `output` the flags ask for; a channel map reads the input's
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
-        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing] _ in
-            try equalizer.makeNodes(for: preset) + editing.gainNodes
+        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins] format in
+            try plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
         }
         job.options.format.container = type?.type
         job.options.format.encoding = bits?.encoding ?? type?.encoding
@@ -161,7 +164,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        let stated = equalizer.flagsAGraphStates + editing.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
+        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
             + [(type != nil, "--type"), (bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)

@@ -17,13 +17,16 @@ let aurenderPath: String = {
 }()
 
 /// Runs `aurender` with `arguments`, feeding `input` on standard input (as much of it as the
-/// command reads: one that exits early must not kill the tests with SIGPIPE).
-func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = nil) throws -> CommandResult {
+/// command reads: one that exits early must not kill the tests with SIGPIPE); `environment`
+/// adds variables to the test's own.
+func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = nil,
+              environment: [String: String] = [:]) throws -> CommandResult {
     signal(SIGPIPE, SIG_IGN)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: aurenderPath)
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
     process.standardOutput = stdout
     process.standardError = stderr

@@ -1,0 +1,2 @@
+#include <ladspa.h>
+#include <dlfcn.h>
