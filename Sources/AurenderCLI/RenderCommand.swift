@@ -89,6 +89,7 @@ struct RenderCommand: PositionalArgumentsValidating {
     func validatePositionalArguments() throws {
         if paths.isEmpty { throw ValidationError("Missing expected argument '<input>'") }
         if batch.outputFolder == nil {
+            if let shard = batch.shard { throw ValidationError("--shard \(shard) applies to batches (-o FOLDER), not to a single render") }
             if paths.count > 2 { throw ValidationError("give one INPUT and one OUTPUT, or -o FOLDER with many inputs") }
             if output == nil, !input.lowercased().hasSuffix(".json") {
                 throw ValidationError("Missing expected argument '<output>'")
