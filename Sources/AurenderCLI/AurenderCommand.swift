@@ -12,6 +12,9 @@ struct AurenderCommand: ParsableCommand {
     /// Installs the interrupt cleanup, then parses, checks the positional arguments of, and runs the command.
     static func main() {
         InterruptCleanup.install()
+        if let shell = requestedCompletionShell() {
+            return print(CompletionScripts.script(for: shell))
+        }
         do {
             var command = try parseAsRoot()
             if let counted = command as? PositionalArgumentsValidating {
@@ -25,6 +28,18 @@ struct AurenderCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The shell whose completion script the arguments ask for, if that is all they ask; other
+    /// uses of the flag are left to the parser, which explains them.
+    private static func requestedCompletionShell() -> CompletionShell? {
+        let arguments = CommandLine.arguments.dropFirst()
+        let flag = "--generate-completion-script"
+        if arguments.count == 2, arguments.first == flag { return CompletionShell(rawValue: arguments.last!) }
+        if arguments.count == 1, let only = arguments.first, only.hasPrefix(flag + "=") {
+            return CompletionShell(rawValue: String(only.dropFirst(flag.count + 1)))
+        }
+        return nil
     }
 
     /// Prints a usage error as the parser prints its own (the message, `subcommand`'s short usage

@@ -10,7 +10,7 @@ import Darwin
 /// The options for rendering many files into a folder.
 struct BatchOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("output-folder")],
-            help: ArgumentHelp("Render every input into this folder (made if missing), named after the input.", valueName: "folder"))
+            help: ArgumentHelp("Render every input into this folder (made if missing), named after the input.", valueName: "folder"), completion: .directory)
     var outputFolder: String?
 
     @Option(name: .customShort("j"), help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))

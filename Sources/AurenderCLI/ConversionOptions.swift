@@ -5,7 +5,7 @@ import Aurender
 /// reads the inputs.
 struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode every input with this decoder whatever it holds (\(ConversionOptions.decoderNames)).",
-                               valueName: "sndfile|ffmpeg"))
+                               valueName: "sndfile|ffmpeg"), completion: CompletionValues.decoders)
     var decoder: String?
 
     @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine.", valueName: "hz"))
@@ -16,7 +16,7 @@ struct ConversionOptions: ParsableArguments {
     var channels: Int?
 
     @Option(help: ArgumentHelp("Sample-rate converter engine: \(ResamplerRegistry.engines.map(\.name).joined(separator: " or ")).",
-                               valueName: "engine"))
+                               valueName: "engine"), completion: CompletionValues.resamplers)
     var resampler: String = ResamplerRegistry.defaultEngine.name
 
     @Option(help: ArgumentHelp("""
@@ -136,6 +136,7 @@ struct ResamplerQualityArgument: ExpressibleByArgument {
 
     var defaultValueDescription: String { quality.name }
     static var allValueStrings: [String] { ResamplerQuality.allCases.map(\.name) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 extension RenderJob.DitherChoice: ExpressibleByArgument {}

@@ -20,10 +20,10 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The reference file.")
+    @Argument(help: "The reference file.", completion: .file())
     var first: String
 
-    @Argument(help: "The file compared with it.")
+    @Argument(help: "The file compared with it.", completion: .file())
     var second: String
 
     @Option(parsing: .unconditional,

@@ -24,7 +24,7 @@ struct MixCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"))
+    @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"), completion: .file())
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))

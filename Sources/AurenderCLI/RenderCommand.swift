@@ -24,7 +24,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     @Argument(help: ArgumentHelp(
         "INPUT OUTPUT (- for standard input or output); or GRAPH.json, which names its own output; or, with -o, the inputs (files or folders).",
-        valueName: "files"))
+        valueName: "files"), completion: .file())
     var paths: [String] = []
 
     @OptionGroup(title: "Many files")
