@@ -68,6 +68,7 @@ let package = Package(
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .executableTarget(name: "PresetEmbedder"),
+        .executableTarget(name: "ManualPage"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
         .target(

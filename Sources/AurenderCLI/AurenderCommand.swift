@@ -64,17 +64,17 @@ struct AurenderCommand: ParsableCommand {
             EXIT STATUS
               0   success
               1   aurender diff: the files differ beyond the tolerance
-              3   the output would clip and --on-clip fail was given, or --normalize would put the
-                  true peak over the ceiling (nothing written)
+              3   the output would clip and --on-clip fail was given, or --normalize
+                  would put the true peak over the ceiling (nothing written)
               64  usage error: bad option, unknown preset or container, output is an input
-              65  the input is not usable audio (unrecognised, damaged, no channels, bad rate),
-                  or too quiet or short to normalize
+              65  the input is not usable audio (unrecognised, damaged, no channels, bad
+                  rate), or too quiet or short to normalize
               66  the input cannot be opened (missing, unreadable, a directory)
               70  internal error (a bug: please report it)
               73  the output cannot be created (missing folder, no permission)
               74  reading or writing failed midway (disk full, I/O error)
-              With -o FOLDER, the status is that of the first file that failed.
               130, 143  interrupted by SIGINT or SIGTERM (the temporary output is removed)
+            With -o FOLDER, the status is that of the first file that failed.
             """,
         version: AurenderVersion.string,
         subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self],
