@@ -14,6 +14,8 @@ deps:
 	@command -v mpg123 >/dev/null || { \
 		echo "installing mpg123 (the MP3 tests' reference decoder)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mpg123; }
+	@command -v groff >/dev/null || { echo "installing groff-base (the manual page's test renders it)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq groff-base; }
 
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps
@@ -31,11 +33,16 @@ test: deps
 bench: deps
 	bench/run.sh $(BENCH)
 
-## Writes the manual page, out/aurender.1, from the command's own help.
+## Writes the manual page, out/aurender.1, from the command's own help (ManualPage turns the
+## argument parser's description of the command into mdoc), and checks that groff renders it
+## without a warning.
 man: deps
-	swift package generate-manual --configuration debug
+	swift build --product aurender
+	swift build --product ManualPage
 	mkdir -p out
-	cp .build/plugins/GenerateManual/outputs/AurenderCLI/aurender.1 out/aurender.1
+	.build/debug/aurender --experimental-dump-help | .build/debug/ManualPage "$$(date -u '+%B %-d, %Y')" > out/aurender.1
+	@warnings="$$(groff -man -ww -z out/aurender.1 2>&1)"; [ -z "$$warnings" ] || { echo "$$warnings"; exit 1; }
+	@echo "out/aurender.1: groff -man -ww renders it without a warning"
 
 ## Builds the library's documentation (DocC: the Aurender catalogue and its articles) into
 ## out/docs, a static site (open out/docs/documentation/aurender/index.html through a web server).

@@ -84,6 +84,7 @@ let package = Package(
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
+        .executableTarget(name: "ManualPage"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
         .target(

@@ -12,7 +12,8 @@ import Darwin
 /// Inputs are files, or folders whose audio files (by extension) are taken, optionally with
 /// their subfolders mirrored. Each output is named after its input, with a suffix and the
 /// chosen container's extension. A batch whose outputs collide is refused before any work. A
-/// failing file does not stop the others; outcomes come back in input order.
+/// failing file does not stop the others; outcomes come back in input order. Given a `Shard`,
+/// the batch keeps only that share of the inputs, so several machines can split it.
 public struct BatchJob {
     /// One input and where it goes.
     public struct Item: Equatable, Sendable {
@@ -67,27 +68,39 @@ public struct BatchJob {
     /// Files in the input folders left out because their names are not audio files' (`notes.txt`),
     /// in the order found, so a batch can say what it passed over.
     public let notAudioFiles: [String]
+    /// The items, in input order: those of the shard, given one.
+    public let items: [Item]
+    /// The share of the inputs this batch renders; nil for all of them.
+    public let shard: Shard?
+    /// How many items the whole batch holds, across every shard.
+    public let totalItemCount: Int
     /// How many items render at once.
     public var jobs: Int
     /// Which existing outputs are left alone.
     public var skipping: Skipping
 
     /// The batch of `inputs` (files or folders, `recursive` into subfolders) into `folder`, each
-    /// output named after its input with `suffix` and, given a container, its extension.
+    /// output named after its input with `suffix` and, given a container, its extension; with a
+    /// `shard`, only that share of them (which may be empty: there are more shards than inputs).
+    /// Collisions and a batch without audio files are refused over the whole batch, so every
+    /// shard refuses alike.
     public init(inputs: [String], into folder: String, recursive: Bool = false, suffix: String = "",
                 container: AudioContainer? = nil, encoding: AudioEncoding? = nil, jobs: Int = 1,
-                skipping: Skipping = .none) throws(BatchError) {
+                skipping: Skipping = .none, shard: Shard? = nil) throws(BatchError) {
         let naming = Naming(folder: folder, suffix: suffix, extension: container.map { Self.fileExtension($0, encoding: encoding) })
-        var items: [Item] = [], passedOver: [String] = []
+        var items: [Item] = [], relativePaths: [String] = [], passedOver: [String] = []
         for path in inputs {
             if Self.isFolder(path) {
                 let scanned = Self.audioFiles(in: path, recursive: recursive)
                 for relative in scanned.audio {
                     items.append(Item(input: path + "/" + relative, output: naming.output(for: relative)))
+                    relativePaths.append(relative)
                 }
                 passedOver += scanned.other.map { path + "/" + $0 }
             } else {
-                items.append(Item(input: path, output: naming.output(for: path.split(separator: "/").last.map(String.init) ?? path)))
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                items.append(Item(input: path, output: naming.output(for: name)))
+                relativePaths.append(name)
             }
         }
         guard !items.isEmpty else { throw .noAudioFiles }
@@ -96,7 +109,9 @@ public struct BatchJob {
         if let item = items.first(where: { inputsByOutput[$0.output]!.count > 1 }) {
             throw .collision(inputs: inputsByOutput[item.output]!, output: item.output)
         }
-        self.items = items
+        self.items = shard.map { $0.indices(of: relativePaths).map { items[$0] } } ?? items
+        self.shard = shard
+        totalItemCount = items.count
         notAudioFiles = passedOver
         self.jobs = max(1, jobs)
         self.skipping = skipping
@@ -195,6 +210,8 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
     case noAudioFiles
     /// Two or more inputs would be rendered to the same output.
     case collision(inputs: [String], output: String)
+    /// A share that is not `K/N` with K from 1 to N.
+    case badShard(String)
 
     public var description: String {
         switch self {
@@ -202,6 +219,7 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
         case .collision(let inputs, let output):
             "\(inputs.dropLast().joined(separator: ", ")) and \(inputs.last!) would \(inputs.count == 2 ? "both" : "all") "
                 + "be rendered to \(output); rename them or render them separately"
+        case .badShard(let text): "'\(text)' is not a shard: give K/N, the Kth of N shares, with K from 1 to N (1/4 to 4/4)"
         }
     }
 }

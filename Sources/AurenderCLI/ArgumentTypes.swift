@@ -13,6 +13,7 @@ struct ContainerArgument: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { AudioContainer.knownNames }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// A sample encoding named by bit depth on the command line (`--bits 24`).
@@ -25,6 +26,7 @@ struct BitsArgument: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { ["8", "16", "24", "32", "float", "double"] }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// A codec named on the command line (`--codec alac`).

@@ -12,6 +12,9 @@ struct AurenderCommand: ParsableCommand {
     /// Installs the interrupt cleanup, then parses, checks the positional arguments of, and runs the command.
     static func main() {
         InterruptCleanup.install()
+        if let shell = requestedCompletionShell() {
+            return print(CompletionScripts.script(for: shell))
+        }
         do {
             var command = try parseAsRoot()
             if let counted = command as? PositionalArgumentsValidating {
@@ -25,6 +28,18 @@ struct AurenderCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The shell whose completion script the arguments ask for, if that is all they ask; other
+    /// uses of the flag are left to the parser, which explains them.
+    private static func requestedCompletionShell() -> CompletionShell? {
+        let arguments = CommandLine.arguments.dropFirst()
+        let flag = "--generate-completion-script"
+        if arguments.count == 2, arguments.first == flag { return CompletionShell(rawValue: arguments.last!) }
+        if arguments.count == 1, let only = arguments.first, only.hasPrefix(flag + "=") {
+            return CompletionShell(rawValue: String(only.dropFirst(flag.count + 1)))
+        }
+        return nil
     }
 
     /// Prints a usage error as the parser prints its own (the message, `subcommand`'s short usage
@@ -49,17 +64,17 @@ struct AurenderCommand: ParsableCommand {
             EXIT STATUS
               0   success
               1   aurender diff: the files differ beyond the tolerance
-              3   the output would clip and --on-clip fail was given, or --normalize would put the
-                  true peak over the ceiling (nothing written)
+              3   the output would clip and --on-clip fail was given, or --normalize
+                  would put the true peak over the ceiling (nothing written)
               64  usage error: bad option, unknown preset or container, output is an input
-              65  the input is not usable audio (unrecognised, damaged, no channels, bad rate),
-                  or too quiet or short to normalize
+              65  the input is not usable audio (unrecognised, damaged, no channels, bad
+                  rate), or too quiet or short to normalize
               66  the input cannot be opened (missing, unreadable, a directory)
               70  internal error (a bug: please report it)
               73  the output cannot be created (missing folder, no permission)
               74  reading or writing failed midway (disk full, I/O error)
-              With -o FOLDER, the status is that of the first file that failed.
               130, 143  interrupted by SIGINT or SIGTERM (the temporary output is removed)
+            With -o FOLDER, the status is that of the first file that failed.
             """,
         version: AurenderVersion.string,
         subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self,

@@ -10,7 +10,7 @@ import Darwin
 /// The options for rendering many files into a folder.
 struct BatchOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("output-folder")],
-            help: ArgumentHelp("Render every input into this folder (made if missing), named after the input.", valueName: "folder"))
+            help: ArgumentHelp("Render every input into this folder (made if missing), named after the input.", valueName: "folder"), completion: .directory)
     var outputFolder: String?
 
     @Option(name: .customShort("j"), help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))
@@ -27,6 +27,20 @@ struct BatchOptions: ParsableArguments {
 
     @Flag(help: "Leave outputs that are newer than their input alone (like make).")
     var newer = false
+
+    @Option(name: .customLong("shard"), help: ArgumentHelp("""
+        Render only the Kth of N shares of the inputs (1/4 to 4/4), dealt out in order of their paths \
+        relative to the input folders, so N machines given the same inputs render each file once.
+        """, valueName: "K/N"))
+    var shardText: String?
+
+    /// The share `--shard` names; nil without it (or before `validate()` has refused a bad one).
+    var shard: BatchJob.Shard? { shardText.flatMap { try? BatchJob.Shard(parsing: $0) } }
+
+    func validate() throws {
+        guard let shardText else { return }
+        do throws(BatchError) { _ = try BatchJob.Shard(parsing: shardText) } catch { throw ValidationError("--shard: \(error)") }
+    }
 }
 
 extension RenderCommand {
@@ -46,9 +60,15 @@ extension RenderCommand {
             batchJob = try BatchJob(inputs: paths, into: folder, recursive: batch.recursive, suffix: batch.suffix,
                                     container: type?.type, encoding: type?.encoding,
                                     jobs: batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
-                                    skipping: batch.skipExisting ? .existing : batch.newer ? .newer : .none)
+                                    skipping: batch.skipExisting ? .existing : batch.newer ? .newer : .none, shard: batch.shard)
         } catch {
             throw fail(error.description, .usage)
+        }
+        if let shard = batchJob.shard, batchJob.items.isEmpty {
+            let count = batchJob.totalItemCount
+            printError("shard \(shard) has nothing to do: " + (count == 1 ? "the batch's one input goes" : "all \(count) of the batch's inputs go")
+                       + " to other shards")
+            return try reporting.emit(BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: []))
         }
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let items = batchJob.items

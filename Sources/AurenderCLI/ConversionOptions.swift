@@ -5,7 +5,7 @@ import Aurender
 /// reads the inputs.
 struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode every input with this decoder whatever it holds (\(ConversionOptions.decoderNames)).",
-                               valueName: "sndfile|ffmpeg"))
+                               valueName: "sndfile|ffmpeg"), completion: CompletionValues.decoders)
     var decoder: String?
 
     @Flag(help: "Render an input that ends before its stated length (truncated, or a header that lies) as far as it decodes, reporting the shortfall, instead of failing.")
@@ -19,7 +19,7 @@ struct ConversionOptions: ParsableArguments {
     var channels: Int?
 
     @Option(help: ArgumentHelp("Sample-rate converter engine: \(ResamplerRegistry.engines.map(\.name).joined(separator: " or ")).",
-                               valueName: "engine"))
+                               valueName: "engine"), completion: CompletionValues.resamplers)
     var resampler: String = ResamplerRegistry.defaultEngine.name
 
     @Option(help: ArgumentHelp("""
@@ -162,6 +162,7 @@ struct ResamplerQualityArgument: ExpressibleByArgument {
 
     var defaultValueDescription: String { quality.name }
     static var allValueStrings: [String] { ResamplerQuality.allCases.map(\.name) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 extension RenderJob.DitherChoice: ExpressibleByArgument {}

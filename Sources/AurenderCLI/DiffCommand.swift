@@ -12,18 +12,18 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two audio files sample by sample (a null test).",
         discussion: """
-            Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints
-            the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the
-            largest difference is within --tolerance (default: none at all), 1 when it is not or when
+            Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints \
+            the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the \
+            largest difference is within --tolerance (default: none at all), 1 when it is not or when \
             the rates, channel counts or lengths differ, 65/66 when a file cannot be read. --json prints \
             the same findings as one JSON object, with the same exit status.
             """
     )
 
-    @Argument(help: "The reference file.")
+    @Argument(help: "The reference file.", completion: .file())
     var first: String
 
-    @Argument(help: "The file compared with it.")
+    @Argument(help: "The file compared with it.", completion: .file())
     var second: String
 
     @Option(parsing: .unconditional,

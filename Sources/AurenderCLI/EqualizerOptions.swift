@@ -6,7 +6,7 @@ import FoundationEssentials
 struct EqualizerOptions: ParsableArguments {
     @Option(name: .customLong("eq"), help: ArgumentHelp(
         "An EQ preset by name (case, spaces and punctuation ignored: \"Bass Booster\", bass-booster) or a preset JSON file. See 'aurender presets'.",
-        valueName: "preset"))
+        valueName: "preset"), completion: CompletionValues.presets)
     var preset: String?
 
     @Option(help: ArgumentHelp(

@@ -10,13 +10,13 @@ struct InfoCommand: ParsableCommand {
         discussion: "A file that cannot be read gets a one-line error; the others are still printed, and the exit status is that of the first failure."
     )
 
-    @Argument(help: "Files to describe (- for standard input).")
+    @Argument(help: "Files to describe (- for standard input).", completion: .file())
     var files: [String]
 
     @Flag(help: "Print a JSON array on standard output instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold.", valueName: "sndfile|ffmpeg"))
+    @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold.", valueName: "sndfile|ffmpeg"), completion: CompletionValues.decoders)
     var decoder: String?
 
     @Flag(help: "Decode each file and count its frames, rather than take its header's word (or estimate) for them.")

@@ -10,21 +10,25 @@ struct MixCommand: ParsableCommand {
         discussion: """
             Each input may carry its own settings after an @, separated by commas:
               gain=DB      gain in dB (default 0): -3 or -3dB
-              pan=P        -1 (left) to 1 (right); mono inputs pan with constant power, stereo ones balance
+              pan=P        -1 (left) to 1 (right); mono inputs pan with constant power,
+                           stereo ones balance
               eq=PRESET    an EQ preset or preset file for this input
-              start=TIME   where the input starts in the mix: 2.5s, 250ms, 1:30 or 110250f (frames)
+              start=TIME   where the input starts in the mix: 2.5s, 250ms, 1:30 or
+                           110250f (frames)
               mute         pull the input but do not hear it
-            The mix runs at the first input's rate in stereo (--rate and --channels change that); inputs at
-            other rates are converted first (--dry-run shows where). Sums are plain, never normalised: overs
+
+            The mix runs at the first input's rate in stereo (--rate and --channels change that); inputs at \
+            other rates are converted first (--dry-run shows where). Sums are plain, never normalised: overs \
             are counted like any other clipping (--on-clip). The mix ends when its longest input ends.
 
             Examples:
-              aurender mix vocals.wav@gain=-3,pan=-0.3 beats.wav@eq=Rock,start=2.5s -o song.wav
+              aurender mix vocals.wav@gain=-3,pan=-0.3 beats.wav@eq=Rock,start=2.5s \\
+                -o song.wav
               aurender mix a.flac b.flac --volume -6 --fade-out 3s -o out.flac
             """
     )
 
-    @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"))
+    @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"), completion: .file())
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))

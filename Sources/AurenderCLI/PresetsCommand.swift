@@ -28,7 +28,8 @@ struct PresetsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The design to plot: accurate or classic.", valueName: "mode"))
     var eqMode: GraphicEQDesign.Mode = .accurate
 
-    @Argument(help: "Presets to print or plot (all when none is named); user preset names and aliases work too.")
+    @Argument(help: "Presets to print or plot (all when none is named); user preset names and aliases work too.",
+              completion: CompletionValues.presets)
     var names: [String] = []
 
     /// One preset as printed with `--json`.

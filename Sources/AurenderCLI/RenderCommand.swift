@@ -26,7 +26,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     @Argument(help: ArgumentHelp(
         "INPUT OUTPUT (- for standard input or output); or GRAPH.json, which names its own output; or, with -o, the inputs (files or folders).",
-        valueName: "files"))
+        valueName: "files"), completion: .file())
     var paths: [String] = []
 
     @OptionGroup(title: "Many files")
@@ -99,6 +99,7 @@ struct RenderCommand: PositionalArgumentsValidating {
     func validatePositionalArguments() throws {
         if paths.isEmpty { throw ValidationError("Missing expected argument '<input>'") }
         if batch.outputFolder == nil {
+            if let shard = batch.shard { throw ValidationError("--shard \(shard) applies to batches (-o FOLDER), not to a single render") }
             if paths.count > 2 { throw ValidationError("give one INPUT and one OUTPUT, or -o FOLDER with many inputs") }
             if output == nil, !input.lowercased().hasSuffix(".json") {
                 throw ValidationError("Missing expected argument '<output>'")
