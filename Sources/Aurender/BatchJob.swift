@@ -63,8 +63,6 @@ public struct BatchJob {
         }
     }
 
-    /// The items, in input order.
-    public let items: [Item]
     /// Files in the input folders left out because their names are not audio files' (`notes.txt`),
     /// in the order found, so a batch can say what it passed over.
     public let notAudioFiles: [String]
