@@ -1,5 +1,11 @@
 import CLADSPA
-import Foundation
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The LADSPA plugins installed on this machine, loaded with dlopen: every call into
 /// `ladspa.h` descriptors is in this file.
@@ -11,7 +17,7 @@ enum LADSPAPlugins {
     /// The folders searched, in order, without duplicates.
     static var searchFolders: [String] {
         var folders = (ProcessInfo.processInfo.environment["LADSPA_PATH"] ?? "").split(separator: ":").map(String.init)
-        folders.append(NSHomeDirectory() + "/.ladspa")
+        if let home = ProcessInfo.processInfo.environment["HOME"] { folders.append(home + "/.ladspa") }
         folders += ["/usr/local/lib/ladspa", "/usr/lib/ladspa"]
         #if arch(x86_64)
         folders.append("/usr/lib/x86_64-linux-gnu/ladspa")
@@ -22,15 +28,14 @@ enum LADSPAPlugins {
         return folders.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
     nonisolated(unsafe) private static var cache: [String: [LoadedPlugin]] = [:]
 
     /// Every plugin in every library of the search folders; a library that does not load is skipped.
     static func installed() -> [LoadedPlugin] {
         let folders = searchFolders
         let key = folders.joined(separator: ":")
-        lock.lock()
-        defer { lock.unlock() }
+        return lock.withLock { _ in
         if let found = cache[key] { return found }
         var plugins: [LoadedPlugin] = []
         var seenFiles: Set<String> = []
@@ -42,6 +47,7 @@ enum LADSPAPlugins {
         }
         cache[key] = plugins
         return plugins
+        }
     }
 
     /// The plugins one library holds, in its descriptor order.
@@ -77,7 +83,7 @@ enum LADSPAPlugins {
         let hasAudioIn = ports.contains { $0.kind == .audio && $0.isInput }
         let hasAudioOut = ports.contains { $0.kind == .audio && !$0.isInput }
         let description = PluginDescription(
-            id: "ladspa:\((library as NSString).lastPathComponent):\(label)", standard: .ladspa, name: String(cString: d.Name),
+            id: "ladspa:\(library.split(separator: "/").last.map(String.init) ?? library):\(label)", standard: .ladspa, name: String(cString: d.Name),
             label: label, library: library, ports: ports, latencyPort: latency, requiredFeatures: [],
             refusal: hasAudioIn && hasAudioOut ? nil : hasAudioOut ? "it has no audio input (a generator or instrument)" : "it has no audio output",
             needsFixedBlockLength: false, needsPowerOf2BlockLength: false,

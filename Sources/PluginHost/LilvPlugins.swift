@@ -1,5 +1,11 @@
 import CLilv
-import Foundation
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The LV2 plugins installed on this machine, through lilv: every lilv call is in this file.
 ///
@@ -17,7 +23,7 @@ enum LilvPlugins {
     ]
 
     /// Guards the world: lilv is not thread-safe, and tests look plugins up in parallel.
-    private static let lock = NSRecursiveLock()
+    private static let lock = RecursiveLock()
     nonisolated(unsafe) private static var loaded: World?
 
     /// Runs `body` on the world (loaded on first use), holding the lock.
@@ -247,7 +253,7 @@ enum LilvPlugins {
 
     /// URIDs for the process: `urid:map` and `urid:unmap`, locked, as plugins may map from any thread.
     final class URIDMap: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Mutex(())
         private var ids: [String: UInt32] = [:]
         private var uris: [UnsafeMutablePointer<CChar>] = []
         /// The `urid:map` feature's data.
@@ -271,19 +277,19 @@ enum LilvPlugins {
 
         /// The URID of `uri`, made on first use (from 1).
         func map(_ uri: String) -> UInt32 {
-            lock.lock()
-            defer { lock.unlock() }
-            if let id = ids[uri] { return id }
-            uris.append(strdup(uri))
-            let id = UInt32(uris.count)
-            ids[uri] = id
-            return id
+            lock.withLock { _ in
+                if let id = ids[uri] { return id }
+                uris.append(strdup(uri))
+                let id = UInt32(uris.count)
+                ids[uri] = id
+                return id
+            }
         }
 
         func unmap(_ urid: UInt32) -> UnsafePointer<CChar>? {
-            lock.lock()
-            defer { lock.unlock() }
-            return urid >= 1 && Int(urid) <= uris.count ? UnsafePointer(uris[Int(urid) - 1]) : nil
+            lock.withLock { _ in
+                urid >= 1 && Int(urid) <= uris.count ? UnsafePointer(uris[Int(urid) - 1]) : nil
+            }
         }
     }
 

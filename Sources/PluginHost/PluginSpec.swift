@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A plugin as a user names it: `ID[@name=value,...]`, where ID is an LV2 URI, `ladspa:LABEL`
 /// or `ladspa:FILE.so:LABEL`, and `preset=` among the values chooses a preset by URI or label.
@@ -45,7 +45,7 @@ public struct PluginSpec: Equatable, Sendable {
 
     private mutating func parseAssignments() throws(PluginError) {
         for item in assignments.split(separator: ",", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: "=", maxSplits: 1).map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw .badControl(plugin: id, control: String(item), problem: "must be written name=value")
             }
