@@ -305,7 +305,7 @@ public struct GraphJob {
     /// A time from a graph file in frames at `rate`, or nil if it is not a time.
     private static func frame(_ value: SettingValue, _ rate: Double) -> Int64? {
         switch value {
-        case .number(let seconds) where seconds >= 0 && seconds.isFinite: TimeValue.seconds(seconds).frames(at: rate)
+        case .number(let seconds) where seconds >= 0 && seconds <= TimeValue.maximumSeconds: TimeValue.seconds(seconds).frames(at: rate)
         case .text(let text): TimeValue(text)?.frames(at: rate)
         default: nil
         }

@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The findings of `make fuzz`, through the built binary: each was a crash (signal, no message)
+/// and is now a one-line error with exit status 64 that writes nothing.
+@Suite struct FuzzFindingCommandTests {
+    @Test(arguments: [["--start", "1e300s"], ["--duration", "99999999999"], ["--fade-in", "1e30"], ["--trim", "0,1e300"]])
+    func anEnormousTimeIsAUsageError(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender([fixture("speech.wav"), folder.file("out.wav")] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        #expect(result.standardError.contains("is invalid for '\(arguments[0])"), "\(arguments): \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+
+    @Test func anEnormousTimeInAGraphFileIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: fixture("speech.wav"), toPath: folder.file("in.wav"))
+        let graph = """
+            {"nodes": [{"name": "in", "type": "file", "path": "in.wav"},
+                       {"name": "mix", "type": "mixer", "buses": [{"start": 1e300}]},
+                       {"name": "out", "type": "output", "path": "out.wav"}],
+             "connections": [{"from": "in", "to": "mix"}, {"from": "mix", "to": "out"}]}
+            """
+        try Data(graph.utf8).write(to: URL(fileURLWithPath: folder.file("graph.json")))
+        let result = try aurender(["render", folder.file("graph.json")])
+        #expect(result.status == 64)
+        #expect(result.standardError == "aurender: graph: node 'mix' (mixer): field 'buses[0].start': "
+                + "must be a time from 0 to 1000000000 s, not 1e+300\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+}
