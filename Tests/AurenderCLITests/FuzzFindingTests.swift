@@ -30,4 +30,16 @@ import Testing
                 + "must be a time from 0 to 1000000000 s, not 1e+300\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
+
+    /// FuzzDecoders' Ogg Vorbis header that libsndfile 1.2.0 refuses, leaking libvorbis's
+    /// `vorbis_info` as it does (a fault in the C library, suppressed in make fuzz): aurender
+    /// still gives one line naming the file, exit status 65 and no output.
+    @Test func aMalformedVorbisHeaderIsRefusedByName() throws {
+        let folder = try TemporaryFolder()
+        let input = fixture("fuzz-findings/FuzzDecoders-vorbis-header-leak.ogg")
+        let result = try aurender([input, folder.file("out.wav")])
+        #expect(result.status == 65)
+        #expect(result.standardError == "aurender: \(input): Supported file format but file is malformed\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
 }
