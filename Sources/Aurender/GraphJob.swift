@@ -289,7 +289,7 @@ public struct GraphJob {
             if rampFrames > 0, description.unit.isDiscrete {
                 throw bad("event \(index + 1): \(name) is a switch or a choice, which changes at once; it cannot ramp")
             }
-            let steps = max(1, Int64((Double(rampFrames) / 32).rounded()))
+            let steps = min(max(1, Int64((Double(rampFrames) / 32).rounded())), Graph.maximumRampSteps + 1)
             try graph.scheduleParameterRamp(description.id, on: node, from: from, to: value, atFrame: frame,
                                             overFrames: steps * 32, stepFrames: 32)
             let when = "frame \(frame) (\(RenderError.format(Double(frame) / rate)) s)"

@@ -42,4 +42,21 @@ import Testing
         #expect(result.standardError == "aurender: \(input): Supported file format but file is malformed\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
+
+    /// FuzzGraphFiles' hang: a 4001 s ramp at 47 kHz scheduled 5.9 million changes one by one
+    /// (10 s under the fuzzer, and memory in proportion); ramps beyond 2^22 steps are refused.
+    @Test func aRampOfMillionsOfStepsIsRefused() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: fixture("speech.wav"), toPath: folder.file("in.wav"))
+        try FileManager.default.copyItem(atPath: fixture("fuzz-findings/FuzzGraphFiles-ramp-of-millions-of-steps.json"),
+                                         toPath: folder.file("graph.json"))
+        let result = try aurender(["render", folder.file("graph.json"), "--dry-run"])
+        #expect(result.status == 64)
+        #expect(result.standardError == "aurender: graph: a ramp on node 'mixer' is too long: "
+                + "a ramp takes at most 4194304 steps of 32 frames\n")
+        let ramp = try String(contentsOfFile: folder.file("graph.json"), encoding: .utf8).replacingOccurrences(of: "\"4001\"", with: "\"1s\"")
+        try Data(ramp.utf8).write(to: URL(fileURLWithPath: folder.file("graph.json")))
+        let short = try aurender(["render", folder.file("graph.json"), "--dry-run"])
+        #expect(short.status == 0, "\(short.standardError)")
+    }
 }
