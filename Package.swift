@@ -1,5 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`: formats, buffers, nodes, named
 /// parameters, the graph and its generic output), then the DSP kernels (`AudioDSP`, with the
@@ -115,3 +120,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+/// The libFuzzer harnesses (`Sources/FuzzHarnesses`), only when `AURENDER_FUZZ` is set: `make fuzz`
+/// builds them in their own build folder with every module instrumented, so `swift build` and
+/// `swift test` neither build nor link them.
+if ProcessInfo.processInfo.environment["AURENDER_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", path: "Sources/FuzzHarnesses/FuzzSupport"))
+    for harness in ["FuzzDecoders", "FuzzGraphFiles", "FuzzPresets", "FuzzArguments"] {
+        package.targets.append(.executableTarget(
+            name: harness,
+            dependencies: ["FuzzSupport", "Aurender", "AudioGraph", "AudioNodes", "AudioFormats", "AudioDSP"],
+            path: "Sources/FuzzHarnesses/\(harness)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+        ))
+    }
+}

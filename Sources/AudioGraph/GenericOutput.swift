@@ -40,6 +40,12 @@ public final class GenericOutput: AudioNode {
         remainder = nil
     }
 
+    /// A graph dropped while initialized (a plan, or a build that failed after initialize)
+    /// never deallocates its nodes' resources: the remainder pointers are freed here.
+    deinit {
+        remainder?.deallocate()
+    }
+
     /// Starts the stream again at sample time 0.
     public override func reset() throws {
         sampleTime = 0

@@ -6,6 +6,9 @@
 public final class Graph {
     /// The maximum frames per slice a new graph uses, as in Core Audio.
     public static let defaultMaximumFramesPerSlice = 4096
+    /// The most steps a ramp may take (2^22: 46 minutes in 32-frame steps at 48 kHz); each is
+    /// one scheduled change, held from `scheduleParameterRamp` until the graph is rewound.
+    public static let maximumRampSteps: Int64 = 1 << 22
 
     /// The nodes, in the order they were added.
     public private(set) var nodes: [AudioNode] = []
@@ -155,7 +158,10 @@ public final class Graph {
         try node.checkChangesWhileRendering(parameter)
         guard frame >= 0 else { throw .scheduledBeforeStart(node: node.name, frame: frame) }
         let step = Int64(max(1, stepFrames))
-        let steps = max(1, Int64((Double(frames) / Double(step)).rounded()))
+        let steps = max(1, Int64(min((Double(frames) / Double(step)).rounded(), Double(Int64.max / 2))))
+        guard steps <= Self.maximumRampSteps, frame <= Int64.max - steps * step else {
+            throw .rampTooLong(node: node.name, maximum: Self.maximumRampSteps)
+        }
         for index in 1...steps {
             let fraction = Float(index) / Float(steps)
             schedule.insert(ScheduledParameterChange(frame: frame + (index - 1) * step, node: node, parameter: parameter,

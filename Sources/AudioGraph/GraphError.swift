@@ -27,6 +27,9 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     case parameterFixedWhileRendering(node: String, name: String)
     case noSuchChoice(node: String, parameter: String, choice: String, known: [String])
     case scheduledBeforeStart(node: String, frame: Int64)
+    /// A ramp of more steps than `Graph.maximumRampSteps`, or one ending past the last frame
+    /// a stream can count: its steps are scheduled one by one, so it is refused, not held.
+    case rampTooLong(node: String, maximum: Int64)
     case cannotReset(node: String, reason: String)
 
     public var description: String {
@@ -85,6 +88,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
             "parameter '\(parameter)' of node '\(node)' has no choice '\(choice)' (it has \(known.map { "'\($0)'" }.joined(separator: ", ")))"
         case .scheduledBeforeStart(let node, let frame):
             "a change to node '\(node)' cannot be scheduled at frame \(frame); frames count from 0"
+        case .rampTooLong(let node, let maximum):
+            "a ramp on node '\(node)' is too long: a ramp takes at most \(maximum) steps of 32 frames"
         case .cannotReset(let node, let reason):
             "node '\(node)' cannot be reset: \(reason)"
         }

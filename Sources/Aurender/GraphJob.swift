@@ -293,7 +293,7 @@ public struct GraphJob {
             if rampFrames > 0, description.unit.isDiscrete {
                 throw bad("event \(index + 1): \(name) is a switch or a choice, which changes at once; it cannot ramp")
             }
-            let steps = max(1, Int64((Double(rampFrames) / 32).rounded()))
+            let steps = min(max(1, Int64((Double(rampFrames) / 32).rounded())), Graph.maximumRampSteps + 1)
             try graph.scheduleParameterRamp(description.id, on: node, from: from, to: value, atFrame: frame,
                                             overFrames: steps * 32, stepFrames: 32)
             let when = "frame \(frame) (\(RenderError.format(Double(frame) / rate)) s)"
@@ -309,7 +309,7 @@ public struct GraphJob {
     /// A time from a graph file in frames at `rate`, or nil if it is not a time.
     private static func frame(_ value: SettingValue, _ rate: Double) -> Int64? {
         switch value {
-        case .number(let seconds) where seconds >= 0 && seconds.isFinite: TimeValue.seconds(seconds).frames(at: rate)
+        case .number(let seconds) where seconds >= 0 && seconds <= TimeValue.maximumSeconds: TimeValue.seconds(seconds).frames(at: rate)
         case .text(let text): TimeValue(text)?.frames(at: rate)
         default: nil
         }

@@ -72,6 +72,20 @@ import Testing
         #expect(allocations == 0)
     }
 
+    /// Found by `make fuzz` (FuzzGraphFiles, under LeakSanitizer): a graph dropped while
+    /// initialized, as a graph file's plan is, leaked its output's channel pointers.
+    @Test func aGraphDroppedWhileInitializedFreesEverythingItAllocated() throws {
+        func initializeAndDrop() throws {
+            _ = try makeChain(length: 100, channels: 2, maximumFrames: 512)
+        }
+        try initializeAndDrop()
+        let (allocations, frees) = (malloc_counter_thread_allocations(), malloc_counter_thread_frees())
+        for _ in 0..<100 { try initializeAndDrop() }
+        let made = malloc_counter_thread_allocations() - allocations
+        #expect(made >= 100)
+        #expect(malloc_counter_thread_frees() - frees >= made, "one block or more kept per graph")
+    }
+
     @Test func theAllocationCounterSeesAllocations() {
         let before = malloc_counter_thread_allocations()
         let array = [Int](repeating: 1, count: Int.random(in: 100...200))

@@ -83,7 +83,9 @@ public struct SettingDescription: Sendable {
         case (.flag, .flag):
             return value
         case (.time, .number(let seconds)):
-            guard seconds >= 0, seconds.isFinite else { throw SettingProblem("must be a time of 0 or more, not \(value)") }
+            guard seconds >= 0, seconds <= TimeValue.maximumSeconds else {
+                throw SettingProblem("must be a time from 0 to \(Int(TimeValue.maximumSeconds)) s, not \(value)")
+            }
             return value
         case (.time, .text(let text)):
             guard TimeValue(text) != nil else {

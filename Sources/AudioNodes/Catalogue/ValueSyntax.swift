@@ -3,31 +3,38 @@ public enum TimeValue: Equatable, Sendable {
     case seconds(Double)
     case frames(Int64)
 
-    /// Parses `90`, `1.5s`, `500ms`, `441000f`, `1:30` or `1:02:03.5`; nil when it is none of these
-    /// or negative.
+    /// The longest time accepted, in seconds (about 31.7 years): any longer time is a typing
+    /// mistake, and this bound keeps every time in frames, at any rate a stream may have, well
+    /// inside `Int64`.
+    public static let maximumSeconds = 1_000_000_000.0
+
+    /// Parses `90`, `1.5s`, `500ms`, `441000f`, `1:30` or `1:02:03.5`; nil when it is none of these,
+    /// negative, or longer than `maximumSeconds`.
     public init?(_ text: String) {
         let text = text.trimmingSpaces.lowercased()
+        let seconds: Double
         if text.contains(":") {
             let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard (2...3).contains(fields.count), let seconds = Double(fields.last!), seconds >= 0, seconds < 60,
-                  fields.dropLast().allSatisfy({ Int($0) != nil && Int($0)! >= 0 }) else { return nil }
-            let whole = fields.dropLast().reduce(0) { $0 * 60 + Int($1)! }
-            if fields.count == 3, Int(fields[1])! >= 60 { return nil }
-            self = .seconds(Double(whole) * 60 + seconds)
+            guard (2...3).contains(fields.count), let last = Double(fields.last!), last >= 0, last < 60 else { return nil }
+            let wholeFields = fields.dropLast().map { Int($0) }
+            guard wholeFields.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+            if fields.count == 3, wholeFields[1]! >= 60 { return nil }
+            seconds = wholeFields.reduce(0.0) { $0 * 60 + Double($1!) } * 60 + last
         } else if text.hasSuffix("ms"), let value = Double(text.dropLast(2)) {
-            guard value >= 0, value.isFinite else { return nil }
-            self = .seconds(value / 1000)
+            seconds = value / 1000
         } else if text.hasSuffix("s"), let value = Double(text.dropLast()) {
-            guard value >= 0, value.isFinite else { return nil }
-            self = .seconds(value)
+            seconds = value
         } else if text.hasSuffix("f"), let value = Int64(text.dropLast()) {
             guard value >= 0 else { return nil }
             self = .frames(value)
-        } else if let value = Double(text), value >= 0, value.isFinite {
-            self = .seconds(value)
+            return
+        } else if let value = Double(text) {
+            seconds = value
         } else {
             return nil
         }
+        guard seconds >= 0, seconds <= Self.maximumSeconds else { return nil }
+        self = .seconds(seconds)
     }
 
     /// The time in frames at `sampleRate`, rounded to the nearest frame.
