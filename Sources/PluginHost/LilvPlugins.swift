@@ -25,6 +25,9 @@ enum LilvPlugins {
     /// Guards the world: lilv is not thread-safe, and tests look plugins up in parallel.
     private static let lock = RecursiveLock()
     nonisolated(unsafe) private static var loaded: World?
+    /// The bundles `loadBundle` has added, so that loading one again leaves the world as it is
+    /// (lilv would reload its plugins under instances that use them).
+    nonisolated(unsafe) private static var addedBundles: Set<String> = []
 
     /// Runs `body` on the world (loaded on first use), holding the lock.
     private static func withWorld<T>(_ body: (World) throws -> T) rethrows -> T {
@@ -46,6 +49,7 @@ enum LilvPlugins {
     /// Loads one more bundle into the world.
     static func loadBundle(_ path: String) {
         withWorld { world in
+            guard addedBundles.insert(path).inserted else { return }
             let uri = lilv_new_file_uri(world.world, nil, path.hasSuffix("/") ? path : path + "/")
             lilv_world_load_bundle(world.world, uri)
             lilv_node_free(uri)
@@ -427,6 +431,11 @@ enum LilvPlugins {
 
         deinit {
             deactivate()
+            let instance = instance
+            // lilv counts the users of each plugin library in the world, unguarded: a free racing
+            // an instantiation could unload a library another instance still runs.
+            LilvPlugins.lock.lock()
+            defer { LilvPlugins.lock.unlock() }
             lilv_instance_free(instance)
         }
     }

@@ -1,3 +1,4 @@
+import AudioGraph
 /// Finds installed plugins by identifier: an LV2 URI, `ladspa:LABEL` or `ladspa:FILE.so:LABEL`.
 public enum PluginRegistry {
     /// Every installed plugin: LADSPA (by library, then descriptor order), then LV2.
@@ -41,21 +42,7 @@ public enum PluginRegistry {
     /// Up to three installed identifiers closest to `id` (by edit distance, LADSPA by `ladspa:LABEL`).
     static func nearest(to id: String) -> [String] {
         let candidates = LADSPAPlugins.installed().compactMap { $0.description.label.map { "ladspa:" + $0 } } + LilvPlugins.installedURIs()
-        let scored = candidates.map { ($0, distance(id.lowercased(), $0.lowercased())) }
+        let scored = candidates.map { ($0, EditDistance.between(id.lowercased(), $0.lowercased())) }
         return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
-    }
-
-    /// Levenshtein distance.
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

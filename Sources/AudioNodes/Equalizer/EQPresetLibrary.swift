@@ -1,3 +1,4 @@
+import AudioGraph
 import AudioDSP
 import FoundationEssentials
 
@@ -147,26 +148,13 @@ public enum EQPresetLibrary {
         let key = matchingKey(name)
         return presets.map { preset -> (String, Int) in
             let candidate = matchingKey(preset.name)
-            let distance = candidate.hasPrefix(key) || key.hasPrefix(candidate) ? 0 : editDistance(key, candidate)
+            let distance = candidate.hasPrefix(key) || key.hasPrefix(candidate) ? 0 : EditDistance.between(key, candidate)
             return (preset.name, distance)
         }
         .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         .prefix(count).map(\.0)
     }
 
-    /// Levenshtein distance between two strings.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
 
     // MARK: User presets
 
