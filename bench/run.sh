@@ -86,15 +86,25 @@ instructions() {
         shift
         refs=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
         awk -v l="$label" -v r="$refs" -v f="$frames" 'BEGIN { printf "| `%s` | %.1f M | %.1f |\n", l, r / 1e6, r / f }'
+        per_frame=$(awk -v r="$refs" -v f="$frames" 'BEGIN { printf "%.1f", r / f }')
     }
+    # Issue 16's targets: a kernel that falls back to slower code shows here first.
+    at_most() {
+        awk -v p="$per_frame" -v t="$2" 'BEGIN { exit !(p <= t) }' \
+            || { echo "FAIL: $1 takes $per_frame instructions a frame, over the target of $2" >&2; failed=1; }
+    }
+    local per_frame failed=0
     count "sndfile-convert in.wav out.wav" sndfile-convert "$input" "$work/sf1.wav"
     count "aurender in.wav out.wav" "$stripped" "$input" "$work/au1.wav"
+    at_most "the pass-through" 45
     cmp -s "$work/sf1.wav" "$work/au1.wav" || echo "FAIL: the pass-through differs from sndfile-convert's output" >&2
     count "aurender --eq 'Bass Booster' in.wav out.wav" "$stripped" --eq "Bass Booster" "$input" "$work/au1.wav"
+    at_most "Bass Booster" 110
     count "aurender mix a.wav b.wav@eq=bass-booster -o out.wav" "$stripped" mix "$input" "$b@eq=bass-booster" -o "$work/mix1.wav"
     count "aurender --rate 48000 in.wav out.wav" "$stripped" --rate 48000 "$input" "$work/au48-1.wav"
     count "aurender --rate 48000 --resampler libsamplerate in.wav out.wav" "$stripped" --rate 48000 --resampler libsamplerate \
         "$input" "$work/au48-1.wav"
+    return "$failed"
 }
 
 passthrough() {
