@@ -24,10 +24,11 @@ demo: deps
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
 	.build/release/aurender info --loudness out/music-bass-booster.wav
 
-## Runs every test, then the README's Makefile pattern rule with make -j2.
+## Runs every test, then the README's Makefile pattern rule with make -j2, then 5 s of each fuzzer.
 test: deps
 	swift test
 	$(MAKE) pattern-rule-check
+	$(MAKE) fuzz-smoke
 
 ## Runs the benchmarks against sndfile-convert, SoX and FFmpeg (installs them if missing).
 bench: deps
