@@ -53,8 +53,8 @@ public struct InputExcerpt: Sendable, Equatable {
 /// frames, and fails (rather than ending early) when the input ends before the excerpt does.
 ///
 /// Skipping reads through the caller's own buffer, so it allocates nothing while rendering.
-final class ExcerptDecoder: AudioDecoder {
-    private let base: any AudioDecoder
+final class ExcerptDecoder: DecoderWrapper {
+    let base: any AudioDecoder
     private let first: Int64
     private let count: Int64?
     private var skipped = false
@@ -78,14 +78,6 @@ final class ExcerptDecoder: AudioDecoder {
         }
     }
 
-    var path: String { base.path }
-    var decoderName: String { base.decoderName }
-    var container: AudioContainer { base.container }
-    var encoding: AudioEncoding { base.encoding }
-    var format: StreamFormat { base.format }
-    var readsInt16Natively: Bool { base.readsInt16Natively }
-    var isSeekable: Bool { base.isSeekable }
-
     var length: AudioLength {
         if let count { return .exact(count) }
         switch base.length {
@@ -108,8 +100,6 @@ final class ExcerptDecoder: AudioDecoder {
         skipped = false
         given = 0
     }
-
-    func close() { base.close() }
 
     /// Skips to the start (through the same buffer) once, then reads up to the excerpt's end.
     private func excerptRead(frames: Int, _ read: (Int) throws(AudioFormatError) -> Int) throws(AudioFormatError) -> Int {

@@ -5,8 +5,8 @@ import AudioGraph
 /// length ends there instead of failing, and the shortfall is kept for the render to report
 /// (`--salvage`). An input of which nothing decodes still fails: a render never passes an
 /// empty output off as what a file that claims audio holds.
-final class SalvagingDecoder: AudioDecoder {
-    private let base: any AudioDecoder
+final class SalvagingDecoder: DecoderWrapper {
+    let base: any AudioDecoder
     /// Frames given since the start.
     private var given: Int64 = 0
     /// Whether the input has ended early; reads then give nothing.
@@ -18,15 +18,6 @@ final class SalvagingDecoder: AudioDecoder {
     init(_ base: any AudioDecoder) {
         self.base = base
     }
-
-    var path: String { base.path }
-    var decoderName: String { base.decoderName }
-    var container: AudioContainer { base.container }
-    var encoding: AudioEncoding { base.encoding }
-    var format: StreamFormat { base.format }
-    var length: AudioLength { base.length }
-    var readsInt16Natively: Bool { base.readsInt16Natively }
-    var isSeekable: Bool { base.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         guard !ended else { return 0 }
@@ -51,8 +42,6 @@ final class SalvagingDecoder: AudioDecoder {
         given = 0
         ended = false
     }
-
-    func close() { base.close() }
 
     private func counted(_ frames: Int) -> Int {
         given += Int64(frames)
