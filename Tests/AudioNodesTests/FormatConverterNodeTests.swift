@@ -2,6 +2,7 @@ import AudioDSP
 import AudioGraph
 import AudioNodes
 import Foundation
+import GraphTestSupport
 import MallocCounter
 @testable import Resampling
 import TestSupport

@@ -1,6 +1,7 @@
 import AudioGraph
 import AudioNodes
 import Foundation
+import GraphTestSupport
 import MallocCounter
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import AudioGraph
 import Foundation
-import MallocCounter
+import GraphTestSupport
 import PluginHost
 import Testing
 
@@ -9,7 +9,7 @@ import Testing
     @Test func ampStereoAtMinus6dBGivesExactlyTheGain() throws {
         let gain = Float(pow(10, -6.0 / 20))
         let input = testSignal(frames: 10_000, channels: 2)
-        let output = try PluginHarness(node: try pluginNode("ladspa:amp_stereo@gain=\(gain)"), channels: input).render()
+        let output = try NodeHarness(node: try pluginNode("ladspa:amp_stereo@gain=\(gain)"), channels: input).render()
         #expect(output[0].count == 10_000)
         #expect(output[0] == input[0].map { $0 * gain })
         #expect(output[1] == input[1].map { $0 * gain })
@@ -18,14 +18,14 @@ import Testing
     @Test func aMonoPluginRunsOncePerChannel() throws {
         let input = testSignal(frames: 5000, channels: 2)
         let node = try pluginNode("ladspa:amp.so:amp_mono@gain=0.25")
-        let output = try PluginHarness(node: node, channels: input).render(sliceSize: 300)
+        let output = try NodeHarness(node: node, channels: input).render(sliceSize: 300)
         #expect(output == input.map { $0.map { $0 * 0.25 } })
         #expect(node.planDetail?.contains("one instance per channel") == true)
     }
 
     @Test func theDelaysTailIsRenderedAfterTheInputEnds() throws {
         let input: [[Float]] = [Array(repeating: 0.25, count: 1000)]
-        let output = try PluginHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1"), channels: input).render()
+        let output = try NodeHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1"), channels: input).render()
         #expect(output[0].count == 1000 + 441)
         #expect(output[0][..<441].allSatisfy { $0 == 0 })
         #expect(output[0][441...].allSatisfy { $0 == 0.25 })
@@ -33,9 +33,9 @@ import Testing
 
     @Test func aTailLimitCutsTheTail() throws {
         let input: [[Float]] = [Array(repeating: 0.25, count: 1000)]
-        let cut = try PluginHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1", tail: 100), channels: input).render()
+        let cut = try NodeHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1", tail: 100), channels: input).render()
         #expect(cut[0].count == 1100)
-        let none = try PluginHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1", tail: 0), channels: input).render()
+        let none = try NodeHarness(node: try pluginNode("ladspa:delay_5s@delay_seconds=0.01,dry_wet_balance=1", tail: 0), channels: input).render()
         #expect(none[0].count == 1000)
     }
 
@@ -43,24 +43,16 @@ import Testing
     func outputIsTheSameForAnySliceSize(sliceSize: Int) throws {
         let input = testSignal(frames: 9000, channels: 1)
         let spec = "ladspa:delay_5s@delay_seconds=0.05,dry_wet_balance=0.5"
-        let reference = try PluginHarness(node: try pluginNode(spec), channels: input).render(sliceSize: 4096)
-        let sliced = try PluginHarness(node: try pluginNode(spec), channels: input).render(sliceSize: sliceSize)
+        let reference = try NodeHarness(node: try pluginNode(spec), channels: input).render(sliceSize: 4096)
+        let sliced = try NodeHarness(node: try pluginNode(spec), channels: input).render(sliceSize: sliceSize)
         #expect(reference[0].count == 9000 + 2205)
         #expect(sliced == reference)
     }
 
     @Test func renderingAllocatesNothingAfterTheFirstSlice() throws {
-        func harness() throws -> PluginHarness {
-            try PluginHarness(node: try pluginNode("ladspa:amp_mono@gain=0.5"), channels: testSignal(frames: 20_000, channels: 2))
+        let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
+            try NodeHarness(node: try pluginNode("ladspa:amp_mono@gain=0.5"), channels: testSignal(frames: 20_000, channels: 2))
         }
-        let warmUp = try harness()
-        while case .rendered = try warmUp.output.renderSlice(frameCount: 512) {}
-        let counted = try harness()
-        _ = try counted.output.renderSlice(frameCount: 512)
-        let before = malloc_counter_thread_allocations()
-        var slices = 0
-        while case .rendered = try counted.output.renderSlice(frameCount: 512) { slices += 1 }
-        let allocations = malloc_counter_thread_allocations() - before
         #expect(slices > 30)
         #expect(allocations == 0)
     }
@@ -88,6 +80,6 @@ import Testing
 
     @Test func aPluginThatDoesNotFitTheChannelsIsRefusedAtInitialize() throws {
         let node = try pluginNode("ladspa:amp_stereo")
-        #expect(throws: GraphError.self) { try PluginHarness(node: node, channels: testSignal(frames: 10, channels: 3)) }
+        #expect(throws: GraphError.self) { try NodeHarness(node: node, channels: testSignal(frames: 10, channels: 3)) }
     }
 }

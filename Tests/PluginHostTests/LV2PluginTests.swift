@@ -1,5 +1,6 @@
 import AudioGraph
 import Foundation
+import GraphTestSupport
 import PluginHost
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
     @Test func egAmpAtMinus6dBGivesExactlyTheGain() throws {
         let input = testSignal(frames: 10_000, channels: 2)
         let node = try pluginNode("http://lv2plug.in/plugins/eg-amp@gain=-6")
-        let output = try PluginHarness(node: node, channels: input).render(sliceSize: 1000)
+        let output = try NodeHarness(node: node, channels: input).render(sliceSize: 1000)
         let gain = powf(10, Float(-6) * 0.05)
         #expect(output == input.map { $0.map { $0 * gain } })
         #expect(node.planDetail?.contains("one instance per channel") == true)
@@ -19,8 +20,8 @@ import Testing
     @Test(arguments: [1, 64, 65, 4096])
     func egAmpIsTheSameForAnySliceSize(sliceSize: Int) throws {
         let input = testSignal(frames: 6000, channels: 1)
-        let reference = try PluginHarness(node: try pluginNode("http://lv2plug.in/plugins/eg-amp@gain=3.5"), channels: input).render()
-        let sliced = try PluginHarness(node: try pluginNode("http://lv2plug.in/plugins/eg-amp@gain=3.5"), channels: input).render(sliceSize: sliceSize)
+        let reference = try NodeHarness(node: try pluginNode("http://lv2plug.in/plugins/eg-amp@gain=3.5"), channels: input).render()
+        let sliced = try NodeHarness(node: try pluginNode("http://lv2plug.in/plugins/eg-amp@gain=3.5"), channels: input).render(sliceSize: sliceSize)
         #expect(sliced == reference)
         #expect(reference[0].count == 6000)
     }
@@ -30,7 +31,7 @@ import Testing
             let frames = 44100
             let input: [[Float]] = [(0..<frames).map { Float(0.25 * sin(2 * Double.pi * frequency * Double($0) / 44100)) }]
             let node = try pluginNode("http://drobilla.net/plugins/fomp/parametric1@filter=1,sec_1=1,freq_1=1000,bw_1=1,gain_1=12")
-            let output = try PluginHarness(node: node, channels: input).render()
+            let output = try NodeHarness(node: node, channels: input).render()
             let range = 22050..<44100
             let rms = { (samples: [Float]) in (range.map { Double(samples[$0] * samples[$0]) }.reduce(0, +) / Double(range.count)).squareRoot() }
             return 20 * log10(rms(output[0]) / rms(input[0]))
@@ -44,7 +45,7 @@ import Testing
         PluginRegistry.loadLV2Bundle(try TestPluginBundle.folder() + "/aurender-test.lv2")
         let input = testSignal(frames: 5000, channels: 2)
         let node = try pluginNode(TestPluginBundle.uri + "@level=1")
-        let output = try PluginHarness(node: node, channels: input).render(sliceSize: sliceSize)
+        let output = try NodeHarness(node: node, channels: input).render(sliceSize: sliceSize)
         #expect(output[0].count == 5000)
         #expect(output == input.map { $0.map { $0 * 0.5 } })
         #expect(node.planDetail?.contains("blocks of 1024") == true)
@@ -55,7 +56,7 @@ import Testing
         let node = try pluginNode(TestPluginBundle.uri + "@preset=quiet")
         #expect(try node.parameter(named: "level") == 0.25)
         let input = testSignal(frames: 3000, channels: 1)
-        #expect(try PluginHarness(node: node, channels: input).render() == input.map { $0.map { $0 * 0.125 } })
+        #expect(try NodeHarness(node: node, channels: input).render() == input.map { $0.map { $0 * 0.125 } })
         #expect(throws: PluginError.noSuchPreset(plugin: TestPluginBundle.uri, preset: "Loud", known: ["Quiet"])) {
             try pluginNode(TestPluginBundle.uri + "@preset=Loud")
         }

@@ -2,15 +2,17 @@ import AudioGraph
 import MallocCounter
 import Foundation
 
-/// A graph of callback source → one node → generic output over a fixed signal.
-final class NodeHarness {
-    let graph = Graph()
-    let node: AudioNode
-    let output = GenericOutput()
-    private var channels: [[Float]]
+/// A graph of callback source → one node → generic output over a fixed signal, for the node
+/// and plugin tests.
+public final class NodeHarness {
+    public let graph = Graph()
+    public let node: AudioNode
+    public let output = GenericOutput()
+    private let channels: [[Float]]
     private var position = 0
 
-    init(node: AudioNode, channels: [[Float]], sampleRate: Double, maximumFrames: Int = 4096) throws {
+    /// Feeds `channels` at `sampleRate` through `node`, in slices of at most `maximumFrames`.
+    public init(node: AudioNode, channels: [[Float]], sampleRate: Double = 44100, maximumFrames: Int = 4096) throws {
         self.node = node
         self.channels = channels
         try graph.setMaximumFramesPerSlice(maximumFrames)
@@ -23,10 +25,9 @@ final class NodeHarness {
                 self.channels[channel].withUnsafeBufferPointer { source in
                     buffers[channel].update(from: source.baseAddress! + position, count: frames)
                 }
-                buffers.zero(from: frames, frames: request.frameCount - frames)
             }
             position += frames
-            if frames < request.frameCount { flags.insert(.endOfStream) }
+            buffers.endStream(filled: frames, requested: request.frameCount, flags: &flags)
             return frames
         }
         try graph.connect(node, to: output)
@@ -34,7 +35,7 @@ final class NodeHarness {
     }
 
     /// Renders up to `frames` frames (everything by default) in slices of `sliceSize`.
-    func render(sliceSize: Int = 4096, frames limit: Int = .max) throws -> [[Float]] {
+    public func render(sliceSize: Int = 4096, frames limit: Int = .max) throws -> [[Float]] {
         var result = Array(repeating: [Float](), count: output.streamFormat(scope: .input)?.channelCount ?? 0)
         while result[0].count < limit, case .rendered(let frames) = try output.renderSlice(frameCount: min(sliceSize, limit - result[0].count)) {
             for channel in result.indices {
@@ -47,7 +48,8 @@ final class NodeHarness {
 
 
 /// A test graph that renders through a generic output.
-protocol RendersToOutput: AnyObject {
+public protocol RendersToOutput: AnyObject {
+    /// The graph's generic output.
     var output: GenericOutput { get }
 }
 
@@ -58,7 +60,7 @@ extension NodeHarness: RendersToOutput {}
 /// `makeHarness` builds the graph; it is called twice, and the first graph is rendered to its
 /// end uncounted, so the Swift runtime's type metadata for every path is in place (it is made
 /// once per process, and tests run in parallel): what is counted is the steady state.
-func steadyStateAllocations(sliceSize: Int, _ makeHarness: () throws -> RendersToOutput) throws -> (allocations: Int, slices: Int) {
+public func steadyStateAllocations(sliceSize: Int, _ makeHarness: () throws -> RendersToOutput) throws -> (allocations: Int, slices: Int) {
     let warmUp = try makeHarness()
     while case .rendered = try warmUp.output.renderSlice(frameCount: sliceSize) {}
     let harness = try makeHarness()
