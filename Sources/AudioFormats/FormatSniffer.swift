@@ -65,6 +65,7 @@ public enum FormatSniffer {
         guard bytes.starts(with: ascii(id)), bytes.count >= 12 else { return nil }
         switch String(decoding: bytes[8..<12], as: UTF8.self) {
         case "AIFF", "AIFC": return .container(.aiff, nil)
+        case "8SVX": return .known("Amiga 8SVX audio")
         default: return .unrecognised
         }
     }
@@ -113,7 +114,7 @@ extension FormatSniffer.Finding {
         "Monkey's Audio (APE)": "ape", "WavPack audio": "wavpack", "Musepack audio": "musepack", "DSD audio (DSF)": "dsf",
         "DSD audio (DSDIFF)": "dff", "TAK audio": "tak", "True Audio (TTA)": "tta", "AC-3 (Dolby Digital) audio": "ac3",
         "Matroska/WebM media": "matroska", "ASF/WMA (Windows Media Audio)": "asf", "Ogg FLAC audio": "ogg-flac",
-        "Ogg Speex audio": "ogg-speex",
+        "Ogg Speex audio": "ogg-speex", "Amiga 8SVX audio": "8svx",
     ]
 }
 
@@ -123,7 +124,7 @@ extension FormatSniffer {
     /// as audio besides the containers' own extensions.
     public static let recognisedFileExtensions: Set<String> = [
         "m4a", "m4b", "m4p", "mp4", "3gp", "3g2", "mov", "aac", "adts", "wma", "asf", "ape", "wv", "mpc", "mp+",
-        "dsf", "dff", "tak", "tta", "ac3", "eac3", "mka", "mkv", "webm", "spx",
+        "dsf", "dff", "tak", "tta", "ac3", "eac3", "mka", "mkv", "webm", "spx", "8svx", "svx",
     ]
 
     /// Whether a file's name says it holds audio: a container's extension or a recognised format's.
