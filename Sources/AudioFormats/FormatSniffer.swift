@@ -55,6 +55,7 @@ public enum FormatSniffer {
         (ascii("FRM8"), .known("DSD audio (DSDIFF)")),
         (ascii("tBaK"), .known("TAK audio")),
         (ascii("TTA1"), .known("True Audio (TTA)")),
+        (ascii("Creative Voice File\u{1A}"), .known("Creative Voice (VOC) audio")),
         ([0x0B, 0x77], .known("AC-3 (Dolby Digital) audio")),
         ([0x1A, 0x45, 0xDF, 0xA3], .known("Matroska/WebM media")),
         ([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11], .known("ASF/WMA (Windows Media Audio)")),
@@ -115,6 +116,7 @@ extension FormatSniffer.Finding {
         "DSD audio (DSDIFF)": "dff", "TAK audio": "tak", "True Audio (TTA)": "tta", "AC-3 (Dolby Digital) audio": "ac3",
         "Matroska/WebM media": "matroska", "ASF/WMA (Windows Media Audio)": "asf", "Ogg FLAC audio": "ogg-flac",
         "Ogg Speex audio": "ogg-speex", "Amiga 8SVX audio": "8svx",
+        "Creative Voice (VOC) audio": "voc",
     ]
 }
 
@@ -124,7 +126,7 @@ extension FormatSniffer {
     /// as audio besides the containers' own extensions.
     public static let recognisedFileExtensions: Set<String> = [
         "m4a", "m4b", "m4p", "mp4", "3gp", "3g2", "mov", "aac", "adts", "wma", "asf", "ape", "wv", "mpc", "mp+",
-        "dsf", "dff", "tak", "tta", "ac3", "eac3", "mka", "mkv", "webm", "spx", "8svx", "svx",
+        "dsf", "dff", "tak", "tta", "ac3", "eac3", "mka", "mkv", "webm", "spx", "8svx", "svx", "voc",
     ]
 
     /// Whether a file's name says it holds audio: a container's extension or a recognised format's.

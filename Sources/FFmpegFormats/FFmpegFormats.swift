@@ -33,12 +33,12 @@ public struct FFmpegFormats: AudioFormatKind {
     /// `FFmpeg`.
     public var name: String { "FFmpeg" }
 
-    /// The containers FFmpeg reads and libsndfile does not (or not rightly: libsndfile reads a
-    /// stereo 8SVX's channels as interleaved, where the format stores one after the other), by
-    /// the sniffer's identifiers.
+    /// The containers FFmpeg reads and libsndfile does not, or not rightly, by the sniffer's
+    /// identifiers: libsndfile reads a stereo 8SVX's channels as interleaved, where the format
+    /// stores one after the other, and a VOC file's block headers as samples.
     public var decodedContainers: Set<AudioContainer> {
         Set(["mp4", "adts", "asf", "ape", "wavpack", "musepack", "dsf", "dff", "tak", "tta", "ac3", "matroska",
-             "ogg-flac", "ogg-speex", "8svx"].map { AudioContainer(identifier: $0, name: $0) })
+             "ogg-flac", "ogg-speex", "8svx", "voc"].map { AudioContainer(identifier: $0, name: $0) })
     }
 
     /// FFmpeg also recognises video and other containers the sniffer has no magic number for

@@ -112,6 +112,10 @@ final class LibAVReader {
     private var draining = false
     private var finished = false
 
+    /// Demuxers whose stream duration counts bytes that are not audio, so it is only an
+    /// estimate: VOC's counts its blocks' headers, DSF's the padding of its last block.
+    static let demuxersCountingMoreThanAudio: Set<String> = ["voc", "dsf"]
+
     /// The lowest probe score accepted for an input no magic number named, so that text or
     /// noise is not taken for some obscure format.
     static let confidentProbeScore: Int32 = 50
@@ -181,7 +185,8 @@ final class LibAVReader {
         isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
         bitsPerRawSample = Int(codecContext.pointee.bits_per_raw_sample)
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
-        if duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {
+        let durationIsAudio = !Self.demuxersCountingMoreThanAudio.contains(String(cString: format.name))
+        if durationIsAudio, duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {
             exactFrames = duration
             estimatedFrames = nil
         } else if duration != CFFMPEG_NOPTS_VALUE, duration > 0 {
