@@ -14,6 +14,9 @@ deps:
 	@command -v mpg123 >/dev/null || { \
 		echo "installing mpg123 (the MP3 tests' reference decoder)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mpg123; }
+	@{ command -v flac && command -v oggdec && command -v opusdec; } >/dev/null || { \
+		echo "installing flac, vorbis-tools and opus-tools (the reference decoders the tests compare with)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq flac vorbis-tools opus-tools; }
 	@command -v groff >/dev/null || { echo "installing groff-base (the manual page's test renders it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq groff-base; }
 
