@@ -39,7 +39,7 @@ final class FFmpegDecoder: AudioDecoder {
         reader = try LibAVReader(api: api, source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
         path = input.path
         container = FFmpegFormats.container(demuxer: reader.demuxer.identifier, name: reader.demuxer.name)
-        let exactType: SampleType? = reader.isLossless ? [16: .int16, 24: .int24, 32: .int32][reader.bitsPerRawSample] : nil
+        let exactType: SampleType? = reader.isLossless ? [8: .int8, 16: .int16, 24: .int24, 32: .int32][reader.bitsPerRawSample] : nil
         encoding = AudioEncoding(identifier: reader.codec.identifier, name: reader.codec.name, sampleType: exactType)
         format = StreamFormat(sampleRate: Double(reader.sampleRate), channelCount: reader.channelCount,
                               sampleType: exactType ?? .float32, isInterleaved: true)

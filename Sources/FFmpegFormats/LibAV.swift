@@ -88,7 +88,8 @@ final class LibAVReader {
     let codec: (identifier: String, name: String)
     /// Whether the codec is lossless (ALAC, WavPack, TTA…).
     let isLossless: Bool
-    /// Bits per sample a lossless codec holds exactly (16, 24), or 0 when unknown.
+    /// Bits per sample a lossless codec holds exactly (8, 16, 24): the codec's own word, else
+    /// its 8- or 16-bit sample format's (FFmpeg's PCM decoders leave the word out), or 0.
     let bitsPerRawSample: Int
     /// The frames the container states with sample accuracy (a time base of one sample):
     /// for AAC in MP4, the edit list's duration, so the end padding is not counted.
@@ -183,7 +184,9 @@ final class LibAVReader {
                  decoder.pointee.long_name.map { String(cString: $0) } ?? String(cString: decoder.pointee.name))
         let descriptor = api.avcodec_descriptor_get(decoder.pointee.id)
         isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
-        bitsPerRawSample = Int(codecContext.pointee.bits_per_raw_sample)
+        bitsPerRawSample = codecContext.pointee.bits_per_raw_sample > 0
+            ? Int(codecContext.pointee.bits_per_raw_sample)
+            : [AV_SAMPLE_FMT_U8: 8, AV_SAMPLE_FMT_S16: 16][api.av_get_packed_sample_fmt(codecContext.pointee.sample_fmt)] ?? 0
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
         let durationIsAudio = !Self.demuxersCountingMoreThanAudio.contains(String(cString: format.name))
         if durationIsAudio, duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {

@@ -40,6 +40,7 @@ import TestSupport
         let (decoder, samples) = try FFmpegDecodingTests.decodeAll(path)
         #expect(decoder.decoderName == "FFmpeg")
         #expect(decoder.format.channelCount == 2 && decoder.format.sampleRate == 8_000)
+        #expect(decoder.format.sampleType == .int8)
         #expect(samples.count == 8_000)
         #expect(stride(from: 0, to: samples.count, by: 2).map { samples[$0] } == left.map { Float($0) / 128 })
         #expect(stride(from: 1, to: samples.count, by: 2).map { samples[$0] } == right.map { Float($0) / 128 })

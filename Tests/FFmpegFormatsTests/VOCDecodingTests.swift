@@ -41,6 +41,7 @@ import TestSupport
         let (decoder, decoded) = try FFmpegDecodingTests.decodeAll(path)
         #expect(decoder.decoderName == "FFmpeg")
         #expect(decoder.length.exactFrames == nil)
+        #expect(decoder.format.sampleType == .int8, "8-bit samples are exact: a 16-bit copy needs no dither")
         #expect(decoded == samples.map { (Float($0) - 128) / 128 })
     }
 
@@ -54,6 +55,7 @@ import TestSupport
         let (decoder, decoded) = try FFmpegDecodingTests.decodeAll(path)
         #expect(decoder.decoderName == "FFmpeg")
         #expect(decoder.format.channelCount == 2 && decoder.format.sampleRate == 11_025)
+        #expect(decoder.format.sampleType == .int16)
         #expect(decoded == interleaved.map { Float($0) / 32_768 })
     }
 }
