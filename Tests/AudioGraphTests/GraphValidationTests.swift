@@ -4,6 +4,13 @@ import Testing
 @Suite struct GraphValidationTests {
     let stereo = StreamFormat.canonical(sampleRate: 44100, channelCount: 2)
 
+    /// A graph holding `nodes`, added in order.
+    func makeGraph(holding nodes: AudioNode...) throws -> Graph {
+        let graph = Graph()
+        for node in nodes { try graph.addNode(node) }
+        return graph
+    }
+
     func expectError(_ expected: GraphError, _ body: () throws -> Void) {
         #expect(throws: expected) { try body() }
     }
@@ -23,20 +30,17 @@ import Testing
     }
 
     @Test func everyInputMustBeFed() throws {
-        let graph = Graph()
         let gain = GainNode(name: "gain", gain: 1)
         let output = GenericOutput()
-        try graph.addNode(gain)
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: gain, output)
         try graph.connect(gain, to: output)
         expectError(.inputNotFed(node: "gain", bus: 0)) { try graph.initialize() }
     }
 
     @Test func findsCycles() throws {
-        let graph = Graph()
         let merge = TwoInputNode(name: "merge"), echo = GainNode(name: "echo", gain: 0.5)
         let tap = GainNode(name: "tap", gain: 1), output = GenericOutput()
-        for node in [merge, echo, output, tap] { try graph.addNode(node) }
+        let graph = try makeGraph(holding: merge, echo, output, tap)
         try graph.connect(merge, to: echo)
         try graph.connect(echo, to: merge, inputBus: 0)
         try graph.setRenderCallback(for: merge, bus: 1) { _, request, _ in request.frameCount }
@@ -47,11 +51,9 @@ import Testing
     }
 
     @Test func aBusIsFedOnce() throws {
-        let graph = Graph()
         let gain = GainNode(name: "gain", gain: 1)
         let output = GenericOutput()
-        try graph.addNode(gain)
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: gain, output)
         try graph.connect(gain, to: output)
         expectError(.busAlreadyFed(node: "output", bus: 0)) { try graph.connect(gain, to: output) }
         expectError(.busAlreadyFed(node: "output", bus: 0)) {
@@ -60,20 +62,17 @@ import Testing
     }
 
     @Test func anOutputBusFeedsOneInput() throws {
-        let graph = Graph()
         let gain = GainNode(name: "gain", gain: 1)
         let merge = TwoInputNode(name: "merge")
-        try graph.addNode(gain)
-        try graph.addNode(merge)
+        let graph = try makeGraph(holding: gain, merge)
         try graph.connect(gain, to: merge, inputBus: 0)
         expectError(.outputAlreadyConnected(node: "gain", bus: 0)) { try graph.connect(gain, to: merge, inputBus: 1) }
     }
 
     @Test func busesAndNodesMustExist() throws {
-        let graph = Graph()
         let gain = GainNode(name: "gain", gain: 1)
         let stranger = GainNode(name: "stranger", gain: 1)
-        try graph.addNode(gain)
+        let graph = try makeGraph(holding: gain)
         expectError(.noSuchBus(node: "gain", scope: .input, bus: 3)) { try graph.setRenderCallback(for: gain, bus: 3) { _, _, _ in 0 } }
         expectError(.noSuchBus(node: "gain", scope: .output, bus: 1)) { try gain.setStreamFormat(stereo, scope: .output, bus: 1) }
         expectError(.nodeNotInGraph("stranger")) { try graph.connect(stranger, to: gain) }
@@ -81,18 +80,16 @@ import Testing
     }
 
     @Test func aCallbackBusNeedsAFormat() throws {
-        let graph = Graph()
         let output = GenericOutput()
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: output)
         try graph.setRenderCallback(for: output) { _, request, _ in request.frameCount }
         expectError(.missingFormat(node: "output", scope: .input, bus: 0)) { try graph.initialize() }
     }
 
     @Test func propagatesFormatsDownstream() throws {
-        let graph = Graph()
         let first = GainNode(name: "first", gain: 1), second = GainNode(name: "second", gain: 1)
         let output = GenericOutput()
-        for node in [first, second, output] { try graph.addNode(node) }
+        let graph = try makeGraph(holding: first, second, output)
         try first.setStreamFormat(stereo, scope: .input)
         try graph.setRenderCallback(for: first) { _, request, _ in request.frameCount }
         try graph.connect(first, to: second)
@@ -105,11 +102,9 @@ import Testing
     }
 
     @Test func disagreeingFormatsNeedAConverter() throws {
-        let graph = Graph()
         let first = GainNode(name: "first", gain: 1)
         let output = GenericOutput()
-        try graph.addNode(first)
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: first, output)
         try first.setStreamFormat(stereo, scope: .input)
         let mono48 = StreamFormat.canonical(sampleRate: 48000, channelCount: 1)
         try output.setStreamFormat(mono48, scope: .input)
@@ -123,9 +118,8 @@ import Testing
     }
 
     @Test func nodesTakeOnlyTheCanonicalFormat() throws {
-        let graph = Graph()
         let output = GenericOutput()
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: output)
         let int16 = StreamFormat(sampleRate: 44100, channelCount: 2, sampleType: .int16, isInterleaved: true)
         try output.setStreamFormat(int16, scope: .input)
         try graph.setRenderCallback(for: output) { _, request, _ in request.frameCount }
@@ -176,11 +170,9 @@ import Testing
     }
 
     @Test func removingANodeRemovesItsConnections() throws {
-        let graph = Graph()
         let gain = GainNode(name: "gain", gain: 1)
         let output = GenericOutput()
-        try graph.addNode(gain)
-        try graph.addNode(output)
+        let graph = try makeGraph(holding: gain, output)
         try graph.connect(gain, to: output)
         try graph.removeNode(gain)
         #expect(graph.source(of: output, bus: 0) == nil)
