@@ -4,12 +4,12 @@
 /// libsndfile shrinks a WAV's, AIFF's or AU's frame count to the bytes present, so a truncated
 /// file would otherwise pass for a shorter whole one. Known here: WAV (RIFF, RIFX, RF64/BW64)
 /// with PCM, float or G.711 samples, or IMA ADPCM, Microsoft ADPCM or GSM 6.10 (the `fact`
-/// chunk's count); Sony Wave64, AIFF/AIFC, AU with PCM, float or G.711 samples; and MP3 whose
-/// Xing/Info header counts its frames (with the LAME tag's encoder delay and padding taken
-/// off, as gapless decoders do), after any ID3v2 tags and junk before the first frame. Headers
-/// past the input's head are read where the input can be read at an offset (a regular file),
-/// not from a pipe. Nil when the header leaves the size open, or its chunks lie beyond what can
-/// be read.
+/// chunk's count); Sony Wave64; AIFF/AIFC, also with IMA ADPCM; AU with PCM, float or G.711
+/// samples; and MP3 whose Xing/Info header counts its frames (with the LAME tag's encoder delay
+/// and padding taken off, as gapless decoders do), after any ID3v2 tags and padding or junk
+/// before the first frame. Headers past the input's head are read where the input can be read
+/// at an offset (a regular file), not from a pipe. Nil when the header leaves the size open, or
+/// its chunks lie beyond what can be read.
 public enum HeaderLength {
     /// The frames `head`, the first bytes of an input, says the input holds, from those bytes alone.
     public static func statedFrames(_ head: [UInt8]) -> Int64? {
@@ -87,12 +87,26 @@ public enum HeaderLength {
         return dataSize % block.bytes == 0 ? Int64(frames) : nil
     }
 
-    /// An AIFF or AIFC file: the common chunk's frame count.
+    /// An AIFF or AIFC file: the common chunk's frame count; for IMA ADPCM (`ima4`), which
+    /// counts 64-frame packets there, held to the sound data chunk's packets as `codedFrames`
+    /// does (libsndfile's stereo `ima4` counts its packets over its channels).
     private static func aiff(_ bytes: Bytes) -> Int64? {
         guard let form = bytes.text(8, 4), form == "AIFF" || form == "AIFC" else { return nil }
-        var offset = 12
+        var offset = 12, packets: Int64?, block: CodedBlock?
         while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: true) {
-            if id == "COMM" { return bytes.uint32(offset + 10, bigEndian: true).map(Int64.init) }
+            switch id {
+            case "COMM":
+                guard let frames = bytes.uint32(offset + 10, bigEndian: true).map(Int64.init) else { return nil }
+                guard form == "AIFC", bytes.text(offset + 26, 4) == "ima4" else { return frames }
+                guard let channels = bytes.uint16(offset + 8, bigEndian: true), channels > 0 else { return nil }
+                packets = frames
+                block = CodedBlock(bytes: 34 * UInt64(channels), frames: 64)
+            case "SSND":
+                guard let block, let packets, size > 8, let dataOffset = bytes.uint32(offset + 8, bigEndian: true),
+                      UInt64(dataOffset) < UInt64(size) - 8 else { return nil }
+                return codedFrames(dataSize: UInt64(size) - 8 - UInt64(dataOffset), block: block, fact: packets * 64)
+            default: break
+            }
             offset += 8 + Int(size) + Int(size & 1)
         }
         return nil

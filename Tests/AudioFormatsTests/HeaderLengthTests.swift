@@ -55,6 +55,23 @@ import Darwin
         #expect(HeaderLength.statedFrames(unknown) == nil, "G.721 and other codecs are not known here")
     }
 
+    @Test func anAIFCInIMAADPCMCountsPackets() {
+        /// An AIFC with `packets` in its common chunk and `dataPackets` of 34 bytes per channel.
+        func ima4(channels: UInt16, packets: UInt32, dataPackets: Int) -> [UInt8] {
+            var bytes: [UInt8] = []
+            func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) } }
+            let dataSize = dataPackets * 34 * Int(channels)
+            bytes += Array("FORM".utf8); append(UInt32(4 + 32 + 16 + dataSize)); bytes += Array("AIFC".utf8)
+            bytes += Array("COMM".utf8); append(UInt32(24)); append(channels); append(packets); append(UInt16(16))
+            bytes += [0x40, 0x0B, 0xFA] + [UInt8](repeating: 0, count: 7) + Array("ima4".utf8) + [0, 0]
+            bytes += Array("SSND".utf8); append(UInt32(8 + dataSize)); append(UInt32(0)); append(UInt32(0))
+            return bytes + [UInt8](repeating: 0, count: dataSize)
+        }
+        #expect(HeaderLength.statedFrames(ima4(channels: 1, packets: 126, dataPackets: 126)) == 8064, "64 frames a packet")
+        #expect(HeaderLength.statedFrames(ima4(channels: 1, packets: 200, dataPackets: 126)) == 12_800, "more packets than the data holds")
+        #expect(HeaderLength.statedFrames(ima4(channels: 2, packets: 345, dataPackets: 690)) == 44_160, "libsndfile's stereo count")
+    }
+
     @Test func auHeadersInEitherByteOrder() {
         func au(_ fields: [UInt32], littleEndian: Bool) -> [UInt8] {
             Array((littleEndian ? "dns." : ".snd").utf8)

@@ -143,13 +143,14 @@ import Testing
         #expect(refused.status == 64)
     }
 
-    /// `frames` of a tone in `channels` channels at `rate`, written by libsndfile as a WAV in the
-    /// block-coded `encoding`.
-    static func codedWave(_ encoding: SoundFileEncoding, frames: Int, channels: Int, rate: Int, to path: String) throws {
+    /// `frames` of a tone in `channels` channels at `rate`, written by libsndfile as a WAV (or
+    /// `type`) in the block-coded `encoding`.
+    static func codedWave(_ encoding: SoundFileEncoding, frames: Int, channels: Int, rate: Int, type: SoundFileType = .wav,
+                          to path: String) throws {
         let tone = Signal.sine(frequency: 440, sampleRate: Double(rate), frames: frames, amplitude: 0.3)
         let interleaved = channels == 1 ? tone : zip(tone, tone.reversed()).flatMap { [$0, $1] }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: .wav, encoding: encoding,
+        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: type, encoding: encoding,
                                          sampleRate: rate, channelCount: channels)
         try interleaved.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: frames) }
         try writer.finish()
@@ -230,5 +231,30 @@ import Testing
         let rendered = try aurender(["-", output], input: piped)
         #expect(rendered.status == 0, "\(rendered.standardError)")
         #expect(try samples(of: output).samples.count == 2 * 44_100)
+    }
+
+    /// AIFC's IMA ADPCM (`ima4`) counts 64-frame packets in its common chunk, not frames; a file
+    /// libsndfile writes renders whole (it was cut to its packet count, 126 frames of 8064), and
+    /// a cut one fails. libsndfile's stereo count is half its packets: the sound data rules.
+    @Test(arguments: [(1, 8002, 8064), (2, 44_100, 44_160)])
+    func anAIFCInIMAADPCMCountsItsPackets(channels: Int, written: Int, stated: Int) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("ima4.aiff"), output = folder.file("out.wav")
+        try Self.codedWave(SoundFileEncoding(rawValue: 0x12), frames: written, channels: channels, rate: 8000, type: .aiff, to: input)
+        let libsndfile = try samples(of: input).samples
+        #expect(libsndfile.count == channels * stated)
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Frames      : \(stated)\n"), "\(info.output)")
+        let whole = try aurender([input, output, "--bits", "float"])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(try samples(of: output).samples == libsndfile)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        let cut = folder.file("cut.aiff")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let failed = try aurender([cut, folder.file("cut.wav")])
+        #expect(failed.status == 65)
+        #expect(failed.standardError.hasPrefix("aurender: \(cut): the file states \(stated) frames but holds only "), "\(failed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cut.wav")))
     }
 }
