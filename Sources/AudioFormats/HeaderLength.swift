@@ -3,8 +3,8 @@
 ///
 /// libsndfile shrinks a WAV's, AIFF's or AU's frame count to the bytes present, so a truncated
 /// file would otherwise pass for a shorter whole one. Known here: WAV (RIFF, RIFX, RF64/BW64)
-/// with PCM, float or G.711 samples, or IMA ADPCM, Microsoft ADPCM or GSM 6.10 (the `fact`
-/// chunk's count); Sony Wave64; AIFF/AIFC, also with IMA ADPCM; AU with PCM, float or G.711
+/// and Sony Wave64 with PCM, float or G.711 samples, or IMA ADPCM, Microsoft ADPCM or GSM 6.10
+/// (the `fact` chunk's count); AIFF/AIFC, also with IMA ADPCM; AU with PCM, float or G.711
 /// samples; and MP3 whose Xing/Info header counts its frames (with the LAME tag's encoder delay
 /// and padding taken off, as gapless decoders do), after any ID3v2 tags and padding or junk
 /// before the first frame. Headers past the input's head are read where the input can be read
@@ -43,16 +43,8 @@ public enum HeaderLength {
         while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: bigEndian) {
             switch id {
             case "fmt ":
-                guard let tag = bytes.uint16(offset + 8, bigEndian: bigEndian),
-                      let align = bytes.uint16(offset + 20, bigEndian: bigEndian), align > 0 else { return nil }
-                if [1, 3, 6, 7, 0xFFFE].contains(tag) {
-                    block = CodedBlock(bytes: UInt64(align), frames: 1)
-                } else if [0x02, 0x11, 0x31].contains(tag), size >= 20, let extra = bytes.uint16(offset + 24, bigEndian: bigEndian), extra >= 2,
-                          let frames = bytes.uint16(offset + 26, bigEndian: bigEndian), frames > 0 {
-                    block = CodedBlock(bytes: UInt64(align), frames: UInt64(frames))
-                } else {
-                    return nil
-                }
+                guard let format = codedBlock(bytes, at: offset + 8, size: UInt64(size), bigEndian: bigEndian) else { return nil }
+                block = format
             case "fact":
                 fact = bytes.uint32(offset + 8, bigEndian: bigEndian).map(Int64.init)
             case "data":
@@ -66,6 +58,18 @@ public enum HeaderLength {
         return nil
     }
 
+    /// The block of a WAVE format chunk's encoding whose body starts at `offset`: PCM, float
+    /// and G.711 frames, or IMA ADPCM's, Microsoft ADPCM's and GSM 6.10's blocks of the samples
+    /// per block their extension states; nil for other encodings.
+    private static func codedBlock(_ bytes: Bytes, at offset: Int, size: UInt64, bigEndian: Bool) -> CodedBlock? {
+        guard let tag = bytes.uint16(offset, bigEndian: bigEndian),
+              let align = bytes.uint16(offset + 12, bigEndian: bigEndian), align > 0 else { return nil }
+        if [1, 3, 6, 7, 0xFFFE].contains(tag) { return CodedBlock(bytes: UInt64(align), frames: 1) }
+        guard [0x02, 0x11, 0x31].contains(tag), size >= 20, let extra = bytes.uint16(offset + 16, bigEndian: bigEndian), extra >= 2,
+              let frames = bytes.uint16(offset + 18, bigEndian: bigEndian), frames > 0 else { return nil }
+        return CodedBlock(bytes: UInt64(align), frames: UInt64(frames))
+    }
+
     /// The block of an encoding that codes a fixed number of frames in a fixed number of bytes
     /// (PCM: one frame in the frame size; IMA ADPCM, Microsoft ADPCM, GSM 6.10: the format
     /// chunk's samples per block in its block align).
@@ -75,15 +79,17 @@ public enum HeaderLength {
     }
 
     /// The frames of a coded WAV: the `fact` chunk's count, which takes off the last block's
-    /// padding, wherever it ends in or past the data's last block (past it, the file holds less
-    /// than it states). A count that ends before the last block — libsndfile's stereo IMA ADPCM
-    /// writes its frames over its channels — or no count at all gives way to the data's whole
-    /// blocks; nil when the data size ends in a part block, whose frames depend on the codec.
-    private static func codedFrames(dataSize: UInt64, block: CodedBlock, fact: Int64?) -> Int64? {
+    /// padding, wherever it ends in the data's last block or, where `mayPassTheData`, past it
+    /// (then the file holds less than it states). A count that ends before the last block —
+    /// libsndfile's stereo IMA ADPCM writes its frames over its channels — or no count at all
+    /// gives way to the data's whole blocks; nil when the data size ends in a part block, whose
+    /// frames depend on the codec.
+    private static func codedFrames(dataSize: UInt64, block: CodedBlock, fact: Int64?, mayPassTheData: Bool = true) -> Int64? {
+        guard dataSize > 0 else { return nil }
         let blocks = dataSize / block.bytes + (dataSize % block.bytes == 0 ? 0 : 1)
         let (frames, overflow) = blocks.multipliedReportingOverflow(by: block.frames)
         guard !overflow, frames <= UInt64(Int64.max) else { return nil }
-        if let fact, fact > Int64(frames - block.frames) { return fact }
+        if let fact, fact > Int64(frames - block.frames), mayPassTheData || fact <= Int64(frames) { return fact }
         return dataSize % block.bytes == 0 ? Int64(frames) : nil
     }
 
@@ -121,21 +127,27 @@ public enum HeaderLength {
     }
 
     /// A Sony Wave64 file: chunks named by GUIDs whose first four bytes spell the RIFF names,
-    /// with 64-bit sizes that count their 24-byte headers.
+    /// with 64-bit sizes that count their 24-byte headers; its coded encodings as in a WAV.
     private static func wave64(_ bytes: Bytes) -> Int64? {
         guard bytes.text(24, 4) == "wave" else { return nil }
-        var offset = 40, blockAlign: Int?
-        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24 {
+        var offset = 40, block: CodedBlock?, fact: Int64?
+        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24, size <= UInt64(Int64.max) {
             switch id {
             case "fmt ":
-                guard let tag = bytes.uint16(offset + 24, bigEndian: false), [1, 3, 6, 7, 0xFFFE].contains(tag),
-                      let align = bytes.uint16(offset + 36, bigEndian: false), align > 0 else { return nil }
-                blockAlign = Int(align)
+                guard let format = codedBlock(bytes, at: offset + 24, size: size - 24, bigEndian: false) else { return nil }
+                block = format
+            case "fact":
+                fact = bytes.uint64LE(offset + 24).flatMap { Int64(exactly: $0) }
             case "data":
-                return blockAlign.map { Int64((size - 24) / UInt64($0)) }
+                guard let block else { return nil }
+                // libsndfile's Wave64 Microsoft ADPCM can count 2^63 - 10001 frames: a count past the data is no count.
+                return block.frames == 1 ? Int64((size - 24) / block.bytes)
+                    : codedFrames(dataSize: size - 24, block: block, fact: fact, mayPassTheData: false)
             default: break
             }
-            offset += Int((size + 7) & ~7)
+            let (next, overflow) = offset.addingReportingOverflow(Int((size + 7) & ~7))
+            guard !overflow else { return nil }
+            offset = next
         }
         return nil
     }

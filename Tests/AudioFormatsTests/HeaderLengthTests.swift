@@ -51,6 +51,23 @@ import Darwin
         // GSM 6.10: 65-byte blocks of 320 frames.
         let gsm = Self.codedWave(formatTag: 0x31, channels: 1, blockAlign: 65, samplesPerBlock: 320, fact: 8002, dataSize: 26 * 65)
         #expect(HeaderLength.statedFrames(gsm) == 8002)
+        // A Sony Wave64 believes its count only up to its data's end (libsndfile writes 2^63 - 10001 there).
+        func wave64(fact: UInt64) -> [UInt8] {
+            var bytes: [UInt8] = []
+            func chunk(_ name: String, _ body: [UInt8]) {
+                bytes += Array(name.utf8) + [UInt8](repeating: 0, count: 12)
+                withUnsafeBytes(of: UInt64(24 + body.count).littleEndian) { bytes.append(contentsOf: $0) }
+                bytes += body + [UInt8](repeating: 0, count: (8 - body.count % 8) % 8)
+            }
+            let format = Array(Self.codedWave(formatTag: 0x02, channels: 1, blockAlign: 256, samplesPerBlock: 500, fact: nil, dataSize: 0)[20..<40])
+            bytes += Array("riff".utf8) + [UInt8](repeating: 0, count: 20) + Array("wave".utf8) + [UInt8](repeating: 0, count: 12)
+            chunk("fmt ", format)
+            chunk("fact", withUnsafeBytes(of: fact.littleEndian) { Array($0) })
+            chunk("data", [UInt8](repeating: 0, count: 17 * 256))
+            return bytes
+        }
+        #expect(HeaderLength.statedFrames(wave64(fact: 8002)) == 8002)
+        #expect(HeaderLength.statedFrames(wave64(fact: UInt64(Int64.max) - 10_000)) == 8500)
         let unknown = Self.codedWave(formatTag: 0x40, channels: 1, blockAlign: 256, samplesPerBlock: 500, fact: 8002, dataSize: 17 * 256)
         #expect(HeaderLength.statedFrames(unknown) == nil, "G.721 and other codecs are not known here")
     }
