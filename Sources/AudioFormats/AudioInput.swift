@@ -87,7 +87,7 @@ public final class AudioInput {
         guard descriptor >= 0 else { return nil }
         defer { if fileDescriptor == nil { close(descriptor) } }
         let start = fileDescriptor == nil ? 0 : lseek(descriptor, 0, SEEK_CUR)
-        guard start >= 0 else { return nil }
+        guard start >= 0, offset <= Int64.max - Int64(start) - Int64(count) else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         var got = 0
         while got < count {

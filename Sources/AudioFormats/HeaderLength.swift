@@ -131,7 +131,7 @@ public enum HeaderLength {
     private static func wave64(_ bytes: Bytes) -> Int64? {
         guard bytes.text(24, 4) == "wave" else { return nil }
         var offset = 40, block: CodedBlock?, fact: Int64?
-        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24, size <= UInt64(Int64.max) {
+        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24, size <= UInt64(Int64.max - 7) {
             switch id {
             case "fmt ":
                 guard let format = codedBlock(bytes, at: offset + 24, size: size - 24, bigEndian: false) else { return nil }
