@@ -78,6 +78,28 @@ public final class AudioInput {
     /// Whether the input is empty.
     public var isEmpty: Bool { head.isEmpty }
 
+    /// Up to `count` bytes at `offset` from the input's first byte, read without moving any
+    /// position, for a header that lies beyond `head`; nil from a pipe, whose bytes past the head
+    /// cannot be read twice, and where the read fails.
+    public func bytes(at offset: Int64, count: Int) -> [UInt8]? {
+        guard !headIsConsumed, offset >= 0, count >= 0 else { return nil }
+        let descriptor = fileDescriptor ?? open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { if fileDescriptor == nil { close(descriptor) } }
+        let start = fileDescriptor == nil ? 0 : lseek(descriptor, 0, SEEK_CUR)
+        guard start >= 0, offset <= Int64.max - Int64(start) - Int64(count) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let part = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, count - got, start + off_t(offset) + off_t(got)) }
+            if part < 0, errno == EINTR { continue }
+            if part < 0 { return nil }
+            if part == 0 { break }
+            got += part
+        }
+        return Array(bytes[0..<got])
+    }
+
     /// Up to `size` bytes from the descriptor: read (and so consumed) from a pipe, or
     /// peeked at the current position of a regular file.
     private static func readHead(_ descriptor: Int32, path: String, consuming: Bool, size headSize: Int) throws(AudioFormatError) -> [UInt8] {

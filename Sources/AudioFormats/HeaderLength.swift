@@ -1,16 +1,28 @@
-/// The frame count an input's header states, read from its first bytes by aurender itself, so
-/// that a file holding less than its header says is found out whatever a decoder makes of it.
+/// The frame count an input's header states, read by aurender itself, so that a file holding
+/// less than its header says is found out whatever a decoder makes of it.
 ///
 /// libsndfile shrinks a WAV's, AIFF's or AU's frame count to the bytes present, so a truncated
-/// file would otherwise pass for a shorter whole one. Known here: WAV (RIFF, RIFX, RF64/BW64),
-/// Sony Wave64, AIFF/AIFC, AU with PCM, float or G.711 samples, and MP3 whose Xing/Info header
-/// counts its frames (with the LAME tag's encoder delay and padding taken off, as gapless
-/// decoders do). Nil when the header leaves the size open, its chunks lie beyond the bytes
-/// given, or the encoding's frames do not follow from its byte count (ADPCM).
+/// file would otherwise pass for a shorter whole one. Known here: WAV (RIFF, RIFX, RF64/BW64)
+/// and Sony Wave64 with PCM, float or G.711 samples, or IMA ADPCM, Microsoft ADPCM or GSM 6.10
+/// (the `fact` chunk's count); AIFF/AIFC, also with IMA ADPCM; AU with PCM, float or G.711
+/// samples; and MP3 whose Xing/Info header counts its frames (with the LAME tag's encoder delay
+/// and padding taken off, as gapless decoders do), after any ID3v2 tags and padding or junk
+/// before the first frame. Headers past the input's head are read where the input can be read
+/// at an offset (a regular file), not from a pipe. Nil when the header leaves the size open, or
+/// its chunks lie beyond what can be read.
 public enum HeaderLength {
-    /// The frames `head`, the first bytes of an input, says the input holds.
+    /// The frames `head`, the first bytes of an input, says the input holds, from those bytes alone.
     public static func statedFrames(_ head: [UInt8]) -> Int64? {
-        let bytes = Bytes(head)
+        statedFrames(Bytes(head, reader: nil))
+    }
+
+    /// The frames `input` says it holds: from its head, and from a header past the head read
+    /// where it lies (a large ID3v2 tag before an MP3's Xing header) when the input is a file.
+    public static func statedFrames(_ input: AudioInput) -> Int64? {
+        statedFrames(Bytes(input.head) { input.bytes(at: $0, count: $1) })
+    }
+
+    private static func statedFrames(_ bytes: Bytes) -> Int64? {
         switch bytes.text(0, 4) {
         case "RIFF": return wave(bytes, bigEndian: false, dataSize64: nil)
         case "RIFX": return wave(bytes, bigEndian: true, dataSize64: nil)
@@ -23,20 +35,22 @@ public enum HeaderLength {
         }
     }
 
-    /// A RIFF WAVE: the data chunk's size over the frame size, for PCM, float and G.711.
+    /// A RIFF WAVE: the data chunk's size over the frame size, for PCM, float and G.711; for
+    /// ADPCM and GSM 6.10, the `fact` chunk's count (see `codedFrames`).
     private static func wave(_ bytes: Bytes, bigEndian: Bool, dataSize64: UInt64?) -> Int64? {
         guard bytes.text(8, 4) == "WAVE" else { return nil }
-        var offset = 12, blockAlign: Int?
+        var offset = 12, block: CodedBlock?, fact: Int64?
         while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: bigEndian) {
             switch id {
             case "fmt ":
-                guard let tag = bytes.uint16(offset + 8, bigEndian: bigEndian), [1, 3, 6, 7, 0xFFFE].contains(tag),
-                      let align = bytes.uint16(offset + 20, bigEndian: bigEndian), align > 0 else { return nil }
-                blockAlign = Int(align)
+                guard let format = codedBlock(bytes, at: offset + 8, size: UInt64(size), bigEndian: bigEndian) else { return nil }
+                block = format
+            case "fact":
+                fact = bytes.uint32(offset + 8, bigEndian: bigEndian).map(Int64.init)
             case "data":
-                guard let blockAlign else { return nil }
-                let dataSize = size == 0xFFFF_FFFF ? dataSize64 : (size == 0 ? nil : UInt64(size))
-                return dataSize.map { Int64($0 / UInt64(blockAlign)) }
+                guard let block, let dataSize = size == 0xFFFF_FFFF ? dataSize64 : (size == 0 ? nil : UInt64(size)),
+                      dataSize <= UInt64(Int64.max) else { return nil }
+                return block.frames == 1 ? Int64(dataSize / block.bytes) : codedFrames(dataSize: dataSize, block: block, fact: fact)
             default: break
             }
             offset += 8 + Int(size) + Int(size & 1)
@@ -44,12 +58,61 @@ public enum HeaderLength {
         return nil
     }
 
-    /// An AIFF or AIFC file: the common chunk's frame count.
+    /// The block of a WAVE format chunk's encoding whose body starts at `offset`: PCM, float
+    /// and G.711 frames, or IMA ADPCM's, Microsoft ADPCM's and GSM 6.10's blocks of the samples
+    /// per block their extension states; nil for other encodings.
+    private static func codedBlock(_ bytes: Bytes, at offset: Int, size: UInt64, bigEndian: Bool) -> CodedBlock? {
+        guard let tag = bytes.uint16(offset, bigEndian: bigEndian),
+              let align = bytes.uint16(offset + 12, bigEndian: bigEndian), align > 0 else { return nil }
+        if [1, 3, 6, 7, 0xFFFE].contains(tag) { return CodedBlock(bytes: UInt64(align), frames: 1) }
+        guard [0x02, 0x11, 0x31].contains(tag), size >= 20, let extra = bytes.uint16(offset + 16, bigEndian: bigEndian), extra >= 2,
+              let frames = bytes.uint16(offset + 18, bigEndian: bigEndian), frames > 0 else { return nil }
+        return CodedBlock(bytes: UInt64(align), frames: UInt64(frames))
+    }
+
+    /// The block of an encoding that codes a fixed number of frames in a fixed number of bytes
+    /// (PCM: one frame in the frame size; IMA ADPCM, Microsoft ADPCM, GSM 6.10: the format
+    /// chunk's samples per block in its block align).
+    private struct CodedBlock {
+        let bytes: UInt64
+        let frames: UInt64
+    }
+
+    /// The frames of a coded WAV: the `fact` chunk's count, which takes off the last block's
+    /// padding, wherever it ends in the data's last block or, where `mayPassTheData`, past it
+    /// (then the file holds less than it states). A count that ends before the last block —
+    /// libsndfile's stereo IMA ADPCM writes its frames over its channels — or no count at all
+    /// gives way to the data's whole blocks; nil when the data size ends in a part block, whose
+    /// frames depend on the codec.
+    private static func codedFrames(dataSize: UInt64, block: CodedBlock, fact: Int64?, mayPassTheData: Bool = true) -> Int64? {
+        guard dataSize > 0 else { return nil }
+        let blocks = dataSize / block.bytes + (dataSize % block.bytes == 0 ? 0 : 1)
+        let (frames, overflow) = blocks.multipliedReportingOverflow(by: block.frames)
+        guard !overflow, frames <= UInt64(Int64.max) else { return nil }
+        if let fact, fact > Int64(frames - block.frames), mayPassTheData || fact <= Int64(frames) { return fact }
+        return dataSize % block.bytes == 0 ? Int64(frames) : nil
+    }
+
+    /// An AIFF or AIFC file: the common chunk's frame count; for IMA ADPCM (`ima4`), which
+    /// counts 64-frame packets there, held to the sound data chunk's packets as `codedFrames`
+    /// does (libsndfile's stereo `ima4` counts its packets over its channels).
     private static func aiff(_ bytes: Bytes) -> Int64? {
         guard let form = bytes.text(8, 4), form == "AIFF" || form == "AIFC" else { return nil }
-        var offset = 12
+        var offset = 12, packets: Int64?, block: CodedBlock?
         while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: true) {
-            if id == "COMM" { return bytes.uint32(offset + 10, bigEndian: true).map(Int64.init) }
+            switch id {
+            case "COMM":
+                guard let frames = bytes.uint32(offset + 10, bigEndian: true).map(Int64.init) else { return nil }
+                guard form == "AIFC", bytes.text(offset + 26, 4) == "ima4" else { return frames }
+                guard let channels = bytes.uint16(offset + 8, bigEndian: true), channels > 0 else { return nil }
+                packets = frames
+                block = CodedBlock(bytes: 34 * UInt64(channels), frames: 64)
+            case "SSND":
+                guard let block, let packets, size > 8, let dataOffset = bytes.uint32(offset + 8, bigEndian: true),
+                      UInt64(dataOffset) < UInt64(size) - 8 else { return nil }
+                return codedFrames(dataSize: UInt64(size) - 8 - UInt64(dataOffset), block: block, fact: packets * 64)
+            default: break
+            }
             offset += 8 + Int(size) + Int(size & 1)
         }
         return nil
@@ -64,21 +127,27 @@ public enum HeaderLength {
     }
 
     /// A Sony Wave64 file: chunks named by GUIDs whose first four bytes spell the RIFF names,
-    /// with 64-bit sizes that count their 24-byte headers.
+    /// with 64-bit sizes that count their 24-byte headers; its coded encodings as in a WAV.
     private static func wave64(_ bytes: Bytes) -> Int64? {
         guard bytes.text(24, 4) == "wave" else { return nil }
-        var offset = 40, blockAlign: Int?
-        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24 {
+        var offset = 40, block: CodedBlock?, fact: Int64?
+        while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24, size <= UInt64(Int64.max - 7) {
             switch id {
             case "fmt ":
-                guard let tag = bytes.uint16(offset + 24, bigEndian: false), [1, 3, 6, 7, 0xFFFE].contains(tag),
-                      let align = bytes.uint16(offset + 36, bigEndian: false), align > 0 else { return nil }
-                blockAlign = Int(align)
+                guard let format = codedBlock(bytes, at: offset + 24, size: size - 24, bigEndian: false) else { return nil }
+                block = format
+            case "fact":
+                fact = bytes.uint64LE(offset + 24).flatMap { Int64(exactly: $0) }
             case "data":
-                return blockAlign.map { Int64((size - 24) / UInt64($0)) }
+                guard let block else { return nil }
+                // libsndfile's Wave64 Microsoft ADPCM can count 2^63 - 10001 frames: a count past the data is no count.
+                return block.frames == 1 ? Int64((size - 24) / block.bytes)
+                    : codedFrames(dataSize: size - 24, block: block, fact: fact, mayPassTheData: false)
             default: break
             }
-            offset += Int((size + 7) & ~7)
+            let (next, overflow) = offset.addingReportingOverflow(Int((size + 7) & ~7))
+            guard !overflow else { return nil }
+            offset = next
         }
         return nil
     }
@@ -86,13 +155,7 @@ public enum HeaderLength {
     /// An MP3 whose first frame is a Xing or Info header counting the frames: that many frames
     /// of 1152 (MPEG-1) or 576 (MPEG-2 and 2.5) samples, less the LAME tag's delay and padding.
     private static func mp3(_ bytes: Bytes) -> Int64? {
-        var start = 0
-        if bytes.text(0, 3) == "ID3", let flags = bytes.byte(5) {
-            let size = (6...9).reduce(0) { ($0 << 7) | Int((bytes.byte($1) ?? 0) & 0x7F) }
-            start = 10 + size + (flags & 0x10 != 0 ? 10 : 0)
-        }
-        guard let sync = bytes.byte(start), sync == 0xFF, let second = bytes.byte(start + 1), second & 0xE0 == 0xE0,
-              (second >> 1) & 3 == 1, let fourth = bytes.byte(start + 3) else { return nil }
+        guard let start = firstFrame(bytes), let second = bytes.byte(start + 1), let fourth = bytes.byte(start + 3) else { return nil }
         let isMPEG1 = (second >> 3) & 3 == 3, isMono = fourth >> 6 == 3
         let xing = start + 4 + (isMPEG1 ? (isMono ? 17 : 32) : (isMono ? 9 : 17))
         guard let name = bytes.text(xing, 4), name == "Xing" || name == "Info",
@@ -100,23 +163,52 @@ public enum HeaderLength {
               let frames = bytes.uint32(xing + 8, bigEndian: true) else { return nil }
         var total = Int64(frames) * (isMPEG1 ? 1152 : 576)
         let lame = xing + 8 + [1, 2, 4, 8].reduce(0) { $0 + (flags & UInt32($1) == 0 ? 0 : ($1 == 4 ? 100 : 4)) }
-        if bytes.text(lame, 4) == "LAME", let high = bytes.byte(lame + 21), let middle = bytes.byte(lame + 22), let low = bytes.byte(lame + 23) {
+        // A LAME tag out of reach (past a pipe's head) leaves the delay and padding unknown.
+        guard let encoder = bytes.text(lame, 4) else { return nil }
+        if encoder == "LAME" {
+            guard let high = bytes.byte(lame + 21), let middle = bytes.byte(lame + 22), let low = bytes.byte(lame + 23) else { return nil }
             let delay = Int64(high) << 4 | Int64(middle >> 4), padding = Int64(middle & 0x0F) << 8 | Int64(low)
             total -= delay + padding
         }
         return total > 0 ? total : nil
     }
 
-    /// Bounds-checked reads of the first bytes.
-    private struct Bytes {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// Where an MP3's first frame starts: past its ID3v2 tags (each 10 bytes of header, its
+    /// size, and 10 of footer where its flags say so), at the first MPEG Layer III frame header
+    /// within 4 KB, as decoders skip padding and junk before it.
+    private static func firstFrame(_ bytes: Bytes) -> Int? {
+        var start = 0
+        for _ in 0..<4 {
+            guard bytes.text(start, 3) == "ID3", let flags = bytes.byte(start + 5) else { break }
+            let size = (6...9).reduce(0) { ($0 << 7) | Int((bytes.byte(start + $1) ?? 0) & 0x7F) }
+            start += 10 + size + (flags & 0x10 != 0 ? 10 : 0)
+        }
+        return (start..<(start + 4096)).first { offset in
+            guard let sync = bytes.byte(offset), sync == 0xFF else { return false }
+            guard let second = bytes.byte(offset + 1), let third = bytes.byte(offset + 2) else { return false }
+            return second & 0xE0 == 0xE0 && (second >> 3) & 3 != 1 && (second >> 1) & 3 == 1 && third >> 4 != 15 && (third >> 2) & 3 != 3
+        }
+    }
 
-        func byte(_ offset: Int) -> UInt8? { offset >= 0 && offset < bytes.count ? bytes[offset] : nil }
+    /// Bounds-checked reads of an input's bytes: its head, and past the head a window of a few
+    /// kilobytes read where asked, at most `windowReads` times per input.
+    private final class Bytes {
+        private let head: [UInt8]
+        private let reader: ((Int64, Int) -> [UInt8]?)?
+        private var window: [UInt8] = []
+        private var windowStart = 0
+        private var windowReads = 16
+        private static let windowSize = 4096
+
+        init(_ head: [UInt8], reader: ((Int64, Int) -> [UInt8]?)?) {
+            self.head = head
+            self.reader = reader
+        }
+
+        func byte(_ offset: Int) -> UInt8? { slice(offset, 1)?.first }
 
         func text(_ offset: Int, _ count: Int) -> String? {
-            guard offset >= 0, offset + count <= bytes.count else { return nil }
-            return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
+            slice(offset, count).map { String(decoding: $0, as: UTF8.self) }
         }
 
         func uint16(_ offset: Int, bigEndian: Bool) -> UInt16? { integer(offset, 2, bigEndian: bigEndian).map { UInt16($0) } }
@@ -124,9 +216,23 @@ public enum HeaderLength {
         func uint64LE(_ offset: Int) -> UInt64? { integer(offset, 8, bigEndian: false) }
 
         private func integer(_ offset: Int, _ count: Int, bigEndian: Bool) -> UInt64? {
-            guard offset >= 0, offset + count <= bytes.count else { return nil }
-            let slice = bytes[offset..<(offset + count)]
+            guard let slice = slice(offset, count) else { return nil }
             return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        /// The `count` bytes at `offset`, from the head, the window, or a new window read there.
+        private func slice(_ offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
+            guard offset >= 0, count >= 0, offset <= Int.max - count else { return nil }
+            if offset + count <= head.count { return head[offset..<(offset + count)] }
+            if offset >= windowStart, offset + count <= windowStart + window.count {
+                return window[(offset - windowStart)..<(offset - windowStart + count)]
+            }
+            guard let reader, windowReads > 0 else { return nil }
+            windowReads -= 1
+            guard let read = reader(Int64(offset), max(count, Self.windowSize)), read.count >= count else { return nil }
+            window = read
+            windowStart = offset
+            return read[0..<count]
         }
     }
 }

@@ -26,7 +26,8 @@ public struct LibSndfileFormats: AudioFormatKind {
         let rawFormat = raw.map {
             SoundFileReader.RawFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount, encoding: Self.sndfileEncoding($0.encoding))
         }
-        return SndfileDecoder(try SoundFileReader(input: input, raw: rawFormat), statedFrames: raw == nil ? HeaderLength.statedFrames(input.head) : nil)
+        let statedFrames = raw == nil ? HeaderLength.statedFrames(input) : nil
+        return SndfileDecoder(try SoundFileReader(input: input, raw: rawFormat), statedFrames: statedFrames)
     }
 
     /// Whether libsndfile accepts the combination (`sf_format_check`).

@@ -142,4 +142,137 @@ import Testing
         let refused = try aurender(["info", "--exact", "--loudness", "-"], input: Data())
         #expect(refused.status == 64)
     }
+
+    /// `frames` of a tone in `channels` channels at `rate`, written by libsndfile as a WAV (or
+    /// `type`) in the block-coded `encoding`.
+    static func codedWave(_ encoding: SoundFileEncoding, frames: Int, channels: Int, rate: Int, type: SoundFileType = .wav,
+                          to path: String) throws {
+        let tone = Signal.sine(frequency: 440, sampleRate: Double(rate), frames: frames, amplitude: 0.3)
+        let interleaved = channels == 1 ? tone : zip(tone, tone.reversed()).flatMap { [$0, $1] }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let writer = try SoundFileWriter(fileDescriptor: descriptor, path: path, type: type, encoding: encoding,
+                                         sampleRate: rate, channelCount: channels)
+        try interleaved.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: frames) }
+        try writer.finish()
+    }
+
+    /// IMA ADPCM, Microsoft ADPCM and GSM 6.10 pad their last block; the `fact` chunk states the
+    /// frames written, which aurender holds the decode to — except libsndfile's stereo IMA ADPCM,
+    /// whose count (its frames over its channels) ends before the last block, so the data's
+    /// whole blocks count (2041 frames each). Cut or lying files fail as PCM ones do. A Sony
+    /// Wave64's 64-bit count is believed only up to its data's end: libsndfile writes 2^63 − 10001
+    /// there for Microsoft ADPCM, so the data's whole blocks count and a lie past them is ignored.
+    @Test(arguments: [("wav", "ms-adpcm", 0x13, 1, 8000, 8002, 8002, 8500), ("wav", "ms-adpcm", 0x13, 2, 44_100, 44_100, 44_100, 44_792),
+                      ("wav", "gsm610", 0x20, 1, 8000, 8002, 8002, 8320), ("wav", "ima-adpcm", 0x12, 1, 8000, 8002, 8080, 8080),
+                      ("wav", "ima-adpcm", 0x12, 2, 44_100, 44_100, 44_902, 44_902), ("w64", "ms-adpcm", 0x13, 1, 8000, 8002, 8500, 8500),
+                      ("w64", "gsm610", 0x20, 1, 8000, 8002, 8002, 8320), ("w64", "ima-adpcm", 0x12, 2, 44_100, 44_100, 44_902, 44_902)])
+    func aCodedWaveIsHeldToItsFactCount(container: String, name: String, encoding: Int32, channels: Int, rate: Int, written: Int,
+                                        stated: Int, decoded: Int) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("\(name).\(container)"), output = folder.file("out.wav")
+        try Self.codedWave(SoundFileEncoding(rawValue: encoding), frames: written, channels: channels, rate: rate,
+                           type: container == "wav" ? .wav : .w64, to: input)
+        let libsndfile = try samples(of: input).samples
+        #expect(libsndfile.count == channels * decoded, "libsndfile decodes whole blocks")
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Frames      : \(stated)\n"), "\(info.output)")
+        let whole = try aurender([input, output, "--bits", "float"])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(try samples(of: output).samples == Array(libsndfile.prefix(channels * stated)), "libsndfile's samples, up to the stated end")
+        try FileManager.default.removeItem(atPath: output)
+
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        let cut = folder.file("cut.\(container)")
+        try Data(bytes.prefix(bytes.count * 6 / 10)).write(to: URL(fileURLWithPath: cut))
+        let failed = try aurender([cut, output])
+        #expect(failed.status == 65)
+        let line = try #require(failed.standardError.split(separator: "\n").first.map(String.init))
+        #expect(failed.standardError == line + "\n", "one line")
+        #expect(line.hasPrefix("aurender: \(cut): the file states \(stated) frames but holds only "), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let found = try #require(Self.framesFound(line))
+        #expect(found > stated / 2 && found < stated)
+        let salvaged = try aurender([cut, output, "--salvage", "--bits", "float"])
+        #expect(salvaged.status == 0, "\(salvaged.standardError)")
+        // libsndfile decodes a block cut short too, so the last frames are its guess at them.
+        let salvagedSamples = try samples(of: output).samples
+        #expect(salvagedSamples.count == channels * found)
+        #expect(salvagedSamples == (try samples(of: cut).samples), "what libsndfile decodes of the cut file")
+        try FileManager.default.removeItem(atPath: output)
+
+        guard let fact = (0...(bytes.count - 8)).first(where: { Array(bytes[$0..<($0 + 4)]) == Array("fact".utf8) }) else {
+            Issue.record("libsndfile writes a fact chunk in \(name)")
+            return
+        }
+        let lie = UInt64(2 * decoded), count = container == "wav" ? fact + 8 : fact + 24
+        bytes[count..<(count + (container == "wav" ? 4 : 8))] = ArraySlice(withUnsafeBytes(of: lie.littleEndian) { Array($0.prefix(container == "wav" ? 4 : 8)) })
+        let lying = folder.file("lying.\(container)")
+        try Data(bytes).write(to: URL(fileURLWithPath: lying))
+        let refused = try aurender([lying, output])
+        if container == "w64" {
+            #expect(refused.status == 0, "\(refused.standardError)")
+            #expect(try samples(of: output).samples.count == channels * decoded, "the data's whole blocks")
+            return
+        }
+        #expect(refused.status == 65)
+        #expect(refused.standardError == "aurender: \(lying): the file states \(lie) frames but holds only \(decoded) (truncated or damaged)\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// An MP3's Xing/LAME header read where it lies, past a 100 KB ID3v2 tag (cover art): a cut
+    /// file fails as one without the tag does. On a pipe nothing past the first 4 KB is read
+    /// twice: a Xing or LAME header beyond them leaves the length an estimate, never an untrimmed
+    /// count, and the tag is emptied on its way to libsndfile, which refuses such an MP3 otherwise.
+    @Test func anMP3BehindALargeTagIsHeldToItsXingHeader() throws {
+        let folder = try TemporaryFolder()
+        let lame = try Self.source("mp3", in: folder)
+        let tagged = MP3DecoderTests.id3v2(size: 100_000) + lame
+        let cut = folder.file("cut.mp3"), output = folder.file("out.wav")
+        try tagged.prefix(tagged.count - lame.count * 4 / 10).write(to: URL(fileURLWithPath: cut))
+        let failed = try aurender([cut, output])
+        #expect(failed.status == 65)
+        #expect(failed.standardError.hasPrefix("aurender: \(cut): the file states 44100 frames but holds only "), "\(failed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        // A 4000-byte tag puts the Info header inside the first 4 KB and its LAME tag past them.
+        let piped = MP3DecoderTests.id3v2(size: 4000) + lame
+        let info = try aurender(["info", "-"], input: piped)
+        #expect(info.output.contains("Frames      : ~44100 (estimated)\n"), "\(info.output)")
+        let rendered = try aurender(["-", output], input: piped)
+        #expect(rendered.status == 0, "\(rendered.standardError)")
+        #expect(try samples(of: output).samples.count == 2 * 44_100)
+
+        let whole = folder.file("tagged.mp3")
+        try tagged.write(to: URL(fileURLWithPath: whole))
+        let streamed = try aurender(["-", output, "--bits", "float"], input: tagged)
+        #expect(streamed.status == 0, "\(streamed.standardError)")
+        #expect(try samples(of: output).samples == (try MP3DecoderTests.reference(whole, in: folder)), "mpg123's samples")
+        let streamedInfo = try aurender(["info", "-"], input: tagged)
+        #expect(streamedInfo.output.contains("Frames      : ~44100 (estimated)\n"), "\(streamedInfo.output)")
+    }
+
+    /// AIFC's IMA ADPCM (`ima4`) counts 64-frame packets in its common chunk, not frames; a file
+    /// libsndfile writes renders whole (it was cut to its packet count, 126 frames of 8064), and
+    /// a cut one fails. libsndfile's stereo count is half its packets: the sound data rules.
+    @Test(arguments: [(1, 8002, 8064), (2, 44_100, 44_160)])
+    func anAIFCInIMAADPCMCountsItsPackets(channels: Int, written: Int, stated: Int) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("ima4.aiff"), output = folder.file("out.wav")
+        try Self.codedWave(SoundFileEncoding(rawValue: 0x12), frames: written, channels: channels, rate: 8000, type: .aiff, to: input)
+        let libsndfile = try samples(of: input).samples
+        #expect(libsndfile.count == channels * stated)
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Frames      : \(stated)\n"), "\(info.output)")
+        let whole = try aurender([input, output, "--bits", "float"])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(try samples(of: output).samples == libsndfile)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        let cut = folder.file("cut.aiff")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let failed = try aurender([cut, folder.file("cut.wav")])
+        #expect(failed.status == 65)
+        #expect(failed.standardError.hasPrefix("aurender: \(cut): the file states \(stated) frames but holds only "), "\(failed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cut.wav")))
+    }
 }
