@@ -7,27 +7,6 @@ import TestSupport
 /// Amiga 8SVX goes to FFmpeg: a stereo file stores its left channel's samples, then its right
 /// channel's, and libsndfile reads them as interleaved frames, scrambling both channels.
 @Suite struct AmigaAudioTests {
-    /// A stereo 8SVX file of `left` and `right` (signed 8-bit) at `rate`: VHDR, CHAN (left and
-    /// right) and a BODY of the left samples followed by the right.
-    static func stereo8SVX(left: [Int8], right: [Int8], rate: UInt16) -> Data {
-        var body = Data()
-        func chunk(_ id: String, _ bytes: [UInt8]) {
-            body.append(contentsOf: Array(id.utf8))
-            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { body.append(contentsOf: $0) }
-            body.append(contentsOf: bytes)
-            if bytes.count % 2 == 1 { body.append(0) }
-        }
-        func bigEndian<Value: FixedWidthInteger>(_ value: Value) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
-        chunk("VHDR", bigEndian(UInt32(left.count)) + bigEndian(UInt32(0)) + bigEndian(UInt32(0)) + bigEndian(rate)
-                      + [1, 0] + bigEndian(UInt32(0x1_0000)))
-        chunk("CHAN", bigEndian(UInt32(6)))
-        chunk("BODY", (left + right).map { UInt8(bitPattern: $0) })
-        var file = Data(Array("FORM".utf8))
-        withUnsafeBytes(of: UInt32(4 + body.count).bigEndian) { file.append(contentsOf: $0) }
-        file.append(contentsOf: Array("8SVX".utf8))
-        return file + body
-    }
-
     static func sine(_ frequency: Double, frames: Int, rate: Double) -> [Int8] {
         (0..<frames).map { Int8((100 * sin(2 * Double.pi * frequency * Double($0) / rate)).rounded()) }
     }
@@ -36,7 +15,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         let path = folder.file("stereo.8svx")
         let left = Self.sine(300, frames: 4_000, rate: 8_000), right = Self.sine(1_200, frames: 4_000, rate: 8_000)
-        try Self.stereo8SVX(left: left, right: right, rate: 8_000).write(to: URL(fileURLWithPath: path))
+        try ByteBuiltFiles.stereo8SVX(left: left, right: right, rate: 8_000).write(to: URL(fileURLWithPath: path))
         let (decoder, samples) = try FFmpegDecodingTests.decodeAll(path)
         #expect(decoder.decoderName == "FFmpeg")
         #expect(decoder.format.channelCount == 2 && decoder.format.sampleRate == 8_000)
@@ -47,7 +26,7 @@ import TestSupport
     }
 
     @Test func theSnifferNames8SVXForTheRegistryToRoute() {
-        let head = Array(Self.stereo8SVX(left: [1, 2], right: [3, 4], rate: 8_000))
+        let head = Array(ByteBuiltFiles.stereo8SVX(left: [1, 2], right: [3, 4], rate: 8_000))
         #expect(FormatSniffer.sniff(head) == .container(AudioContainer(identifier: "8svx", name: "Amiga 8SVX audio"), nil))
         #expect(FormatSniffer.isAudioFileName("drums.8svx") && FormatSniffer.isAudioFileName("DRUMS.SVX"))
     }
