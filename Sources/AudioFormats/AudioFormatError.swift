@@ -47,11 +47,14 @@ public struct Shortfall: Equatable, Sendable, CustomStringConvertible {
     public let stated: Int64?
     /// The frames that decoded before the input ended.
     public let found: Int64
+    /// Whether `stated` is a rough statement (Matroska's milliseconds), not a frame count.
+    public let isRough: Bool
 
-    /// A shortfall of `found` frames against `stated`.
-    public init(stated: Int64?, found: Int64) {
+    /// A shortfall of `found` frames against `stated`, `isRough` when that is stated roughly.
+    public init(stated: Int64?, found: Int64, isRough: Bool = false) {
         self.stated = stated
         self.found = found
+        self.isRough = isRough && stated != nil
     }
 
     /// `states 88200 frames but holds only 52915`, the clause messages use.
@@ -60,6 +63,7 @@ public struct Shortfall: Equatable, Sendable, CustomStringConvertible {
             return found == 0 ? "ends early, without the end of its stream, before any frame decodes"
                 : "ends early, without the end of its stream, after \(found) frames"
         }
-        return found == 0 ? "states \(stated) frames but holds none that decode" : "states \(stated) frames but holds only \(found)"
+        let states = isRough ? "states about \(stated) frames" : "states \(stated) frames"
+        return found == 0 ? "\(states) but holds none that decode" : "\(states) but holds only \(found)"
     }
 }

@@ -8,10 +8,13 @@ import AudioGraph
 import CFFmpeg
 
 /// An input decoded by FFmpeg's libraries, in aurender's vocabulary: interleaved Float32, cut
-/// to the length the container states with sample accuracy (AAC's end padding is not audio).
+/// to the length the container states with sample accuracy (AAC's end padding is not audio),
+/// as aurender reads it from the header where it can (`HeaderLength`: an MP3's Xing count less
+/// its encoder delay and padding; a DSF's sample count), else as FFmpeg reads it.
 ///
-/// A stream that ends before that length is an error naming the file and both counts, rather
-/// than a short render that looks complete.
+/// A stream that ends before that length, or ends at a read error or a packet that does not
+/// decode, is an error naming the file and both counts, rather than a short render that looks
+/// complete (`--salvage` keeps what decoded before).
 final class FFmpegDecoder: AudioDecoder {
     private let api: CFFmpegAPI
     private var reader: LibAVReader
@@ -36,15 +39,24 @@ final class FFmpegDecoder: AudioDecoder {
         source = try InputBytes(input: input)
         self.expected = expected
         requiringConfidentProbe = expected == nil
-        reader = try LibAVReader(api: api, source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        do {
+            reader = try LibAVReader(api: api, source: source, path: input.path, expected: expected, requiringConfidentProbe: requiringConfidentProbe)
+        } catch {
+            guard expected?.hasPrefix("MPEG-4") == true, let reason = ContainerEnd.mpeg4Unreadable(input) else { throw error }
+            throw AudioFormatError(path: input.path, kind: .invalidFile, reason: reason)
+        }
         path = input.path
         container = FFmpegFormats.container(demuxer: reader.demuxer.identifier, name: reader.demuxer.name)
         let exactType: SampleType? = reader.isLossless ? [8: .int8, 16: .int16, 24: .int24, 32: .int32][reader.bitsPerRawSample] : nil
         encoding = AudioEncoding(identifier: reader.codec.identifier, name: reader.codec.name, sampleType: exactType)
         format = StreamFormat(sampleRate: Double(reader.sampleRate), channelCount: reader.channelCount,
                               sampleType: exactType ?? .float32, isInterleaved: true)
-        length = reader.exactFrames.map { .exact($0) } ?? reader.estimatedFrames.map { .estimated($0) } ?? .unknown
-        stated = StatedLength(length)
+        let opened = reader
+        let headerFrames = container.identifier == "dsf"
+            ? ContainerEnd.dsfFrames(head: input.head, rate: opened.sampleRate) : HeaderLength.statedFrames(input)
+        length = (headerFrames ?? opened.exactFrames).map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
+        stated = StatedLength(length, cutShort: container.identifier == "asf" && ContainerEnd.asfIsCutShort(head: input.head, size: source.size),
+                              roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil)
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
     }
 
@@ -55,6 +67,7 @@ final class FFmpegDecoder: AudioDecoder {
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let wanted = stated.framesToRead(frames)
         let got = try reader.read(into: buffer, frames: wanted)
+        if got < wanted, reader.endedEarly != nil { stated.markCutShort() }
         try stated.count(got, of: wanted, path: path)
         return got
     }

@@ -96,6 +96,16 @@ final class LibAVReader {
     let exactFrames: Int64?
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
+    /// Whether `estimatedFrames` is the container's own statement of its duration, in a unit
+    /// coarser than a frame (Matroska's milliseconds), rather than a guess from the bit rate or
+    /// from the timestamps the file happens to end with.
+    let estimateIsStated: Bool
+    /// How far short of a rough statement a whole stream may end: one tick of the stated unit
+    /// and one codec frame (containers round durations, and codecs pad their last frame).
+    let roughTolerance: Int64
+    /// Why the stream ended before its end (a read error, a packet that does not decode), in
+    /// FFmpeg's words, once it has.
+    private(set) var endedEarly: String?
 
     private let api: CFFmpegAPI
     private let source: InputBytes
@@ -108,14 +118,18 @@ final class LibAVReader {
     /// Frames of the current decoded frame already given, and its size.
     private var frameOffset = 0
     private var frameLength = 0
-    /// Frames given since the start, for messages.
-    private var given: Int64 = 0
     private var draining = false
     private var finished = false
 
     /// Demuxers whose stream duration counts bytes that are not audio, so it is only an
-    /// estimate: VOC's counts its blocks' headers, DSF's the padding of its last block.
+    /// estimate: VOC's counts its blocks' headers, DSF's the padding of its last block (the
+    /// decoder reads DSF's stated length from its header, `ContainerEnd.dsfFrames`).
     static let demuxersCountingMoreThanAudio: Set<String> = ["voc", "dsf"]
+
+    /// Demuxers whose duration, when not in frames, is the container's own statement rounded to
+    /// a coarser unit (Matroska's segment duration, in milliseconds); others compute theirs
+    /// from bit rates or frame counts (MP3's, less its encoder delay), so it is no statement.
+    static let demuxersStatingDurations: Set<String> = ["matroska,webm"]
 
     /// The lowest probe score accepted for an input no magic number named, so that text or
     /// noise is not taken for some obscure format.
@@ -202,6 +216,10 @@ final class LibAVReader {
             exactFrames = nil
             estimatedFrames = nil
         }
+        estimateIsStated = exactFrames == nil && estimatedFrames != nil && Self.demuxersStatingDurations.contains(String(cString: format.name))
+            && context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+        let tick = timeBase.den > 0 ? (Int64(rate) * Int64(timeBase.num) + Int64(timeBase.den) - 1) / Int64(timeBase.den) : 0
+        roughTolerance = max(tick, Int64(rate) / 1_000) + Int64(codecContext.pointee.frame_size > 0 ? codecContext.pointee.frame_size : 4_096)
         packet = api.av_packet_alloc()
         frame = api.av_frame_alloc()
     }
@@ -227,7 +245,6 @@ final class LibAVReader {
                 convert(from: frameOffset, count: count, into: buffer + done * channelCount)
                 frameOffset += count
                 done += count
-                given += Int64(count)
             } else if try !receiveFrame() {
                 break
             }
@@ -252,24 +269,36 @@ final class LibAVReader {
                 return false
             }
             guard received == CFFMPEG_AVERROR_EAGAIN else {
-                throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, received)))")
+                endedEarly = endedEarly ?? Self.message(api, received)
+                finished = true
+                return false
             }
             guard !draining else {
                 finished = true
                 return false
             }
             let read = api.av_read_frame(formatContext, packet)
-            if read == CFFMPEG_AVERROR_EOF {
-                draining = true
-                _ = api.avcodec_send_packet(codecContext, nil)
+            guard read >= 0 else {
+                if read != CFFMPEG_AVERROR_EOF { endedEarly = Self.message(api, read) }
+                drain(codecContext)
                 continue
             }
-            guard read >= 0 else { throw Self.failure(path, .readFailed, "cannot read after frame \(given) (\(Self.message(api, read)))") }
             defer { api.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
             let sent = api.avcodec_send_packet(codecContext, packet)
-            guard sent >= 0 else { throw Self.failure(path, .invalidFile, "damaged audio after frame \(given) (\(Self.message(api, sent)))") }
+            if sent < 0 {
+                endedEarly = Self.message(api, sent)
+                drain(codecContext)
+            }
         }
+    }
+
+    /// Sends the decoder the end of the stream, so the frames it still holds come out: at the
+    /// end of the file, or where the file stops reading or decoding (what came before is kept,
+    /// nothing after).
+    private func drain(_ codecContext: UnsafeMutablePointer<AVCodecContext>) {
+        draining = true
+        _ = api.avcodec_send_packet(codecContext, nil)
     }
 
     /// Converts `count` frames from `frameOffset` of the current frame, in whatever sample
