@@ -67,6 +67,13 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
     public static let aac = AudioEncoding(identifier: "aac", name: "AAC (Advanced Audio Coding)")
     /// Apple Lossless in MPEG-4, holding 16-bit samples exactly.
     public static let alac = AudioEncoding(identifier: "alac", name: "ALAC (Apple Lossless Audio Codec)", sampleType: .int16)
+    /// Apple Lossless in MPEG-4, holding 24-bit samples exactly.
+    public static let alac24 = AudioEncoding(identifier: "alac24", name: "ALAC (Apple Lossless Audio Codec), 24-bit", sampleType: .int24)
+
+    /// The ALAC encoding of `bits` bits (16 or 24), the depths Apple Lossless holds; nil for others.
+    public static func alac(bits: Int) -> AudioEncoding? {
+        [16: alac, 24: alac24][bits]
+    }
 
     /// Whether the encoding is a lossy codec whose bit rate or quality can be set
     /// (`EncoderSettings`): AAC, MP3, Vorbis, Opus.
@@ -82,6 +89,18 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
         case "float", "f32": .float
         case "double", "f64": .double
         default: nil
+        }
+    }
+
+    /// The PCM or float encoding that holds samples of `type` exactly (signed for 8 bits).
+    public static func pcm(of type: SampleType) -> AudioEncoding {
+        switch type {
+        case .int8: .pcmS8
+        case .int16: .pcm16
+        case .int24: .pcm24
+        case .int32: .pcm32
+        case .float32: .float
+        case .float64: .double
         }
     }
 

@@ -85,9 +85,10 @@ enum OutputRendering {
         return wanted ? TPDFDither(seed: options.ditherSeed) : nil
     }
 
-    /// The container from the options or the extension; the encoding from the options, the
-    /// container's lossy codec, the input's PCM or float encoding where the container holds it,
-    /// else 16-bit PCM.
+    /// The container from the options or the extension; the encoding from the options (ALAC at
+    /// the input's resolution unless its depth is pinned), the container's lossy codec, the
+    /// input's encoding or the PCM or float encoding of its samples (24-bit ALAC in, 24-bit PCM
+    /// out) where the container holds it, else 16-bit PCM.
     static func chooseOutputFormat(output: OutputDestination, choice options: OutputFormatChoice, input file: any AudioDecoder,
                                    format: StreamFormat) throws(RenderError) -> (AudioContainer, AudioEncoding) {
         let implied = output.isStandardOutput ? nil : AudioContainer.forPath(output.path)
@@ -97,16 +98,18 @@ enum OutputRendering {
         let rate = Int(format.sampleRate), channels = format.channelCount
         var encoding: AudioEncoding
         if let chosen = options.encoding {
-            encoding = chosen
+            let finer = file.encoding.sampleType.map { $0.bitDepth > 16 } ?? false
+            encoding = chosen == .alac && !options.pinsBitDepth && finer ? .alac24 : chosen
         } else if let lossy = implied?.encoding, implied?.container == type {
             encoding = lossy
         } else if type == .ogg {
             encoding = .vorbis
         } else if type == .mp3 {
             encoding = .mp3
-        } else if file.encoding.sampleType != nil,
-                  FormatRegistry.standard.canWrite(container: type, encoding: file.encoding, sampleRate: rate, channelCount: channels) {
-            encoding = file.encoding
+        } else if let exact = [file.encoding, file.encoding.sampleType.flatMap(AudioEncoding.pcm(of:))].compactMap({ $0 }).first(where: {
+            $0.sampleType != nil && FormatRegistry.standard.canWrite(container: type, encoding: $0, sampleRate: rate, channelCount: channels)
+        }) {
+            encoding = exact
         } else {
             encoding = .pcm16
         }

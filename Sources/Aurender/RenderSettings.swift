@@ -43,8 +43,12 @@ public struct RenderSettings {
 public struct OutputFormatChoice {
     /// The output container; nil takes it from the output's extension.
     public var container: AudioContainer?
-    /// The output encoding; nil keeps the input's where the container can hold it.
+    /// The output encoding; nil keeps the input's where the container can hold it. ALAC
+    /// (`.alac`) follows the input's resolution, 24 bits for inputs of more than 16, unless
+    /// `pinsBitDepth`.
     public var encoding: AudioEncoding?
+    /// Whether `encoding`'s bit depth was asked for and is kept (`.alac` is then 16-bit ALAC).
+    public var pinsBitDepth = false
     /// The output sample rate; nil keeps the input's (a mix: the first input's).
     public var sampleRate: Double?
     /// The output channel count; nil keeps the input's (a mix: stereo).

@@ -42,7 +42,7 @@ struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The dither's seed: the same seed gives byte-identical outputs.", valueName: "n"))
     var ditherSeed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("The codec of an .m4a output: aac (the default) or alac (lossless, 16-bit).", valueName: "codec"))
+    @Option(help: ArgumentHelp("The codec of an .m4a output: aac (the default) or alac (lossless: 24-bit from sources of more than 16 bits, else 16-bit; --bits 16 or 24 chooses).", valueName: "codec"))
     var codec: CodecArgument?
 
     @Option(help: ArgumentHelp("""
@@ -109,12 +109,29 @@ struct ConversionOptions: ParsableArguments {
         }.joined(separator: ", ")
     }
 
-    /// The output rate and channels, codec, bit rate and quality asked for, in `choice`.
+    /// The output rate and channels, codec, bit rate and quality asked for, in `choice`; ALAC
+    /// takes the depth of `--bits` where `choice` already holds it (`validateCodec(bits:)`).
     func apply(to choice: inout OutputFormatChoice) {
         choice.sampleRate = rate.map(Double.init)
         choice.channelCount = channels
-        if let codec { choice.encoding = codec.encoding }
+        if let codec {
+            let pinned = codec.encoding == .alac ? choice.encoding?.integerBits.flatMap(AudioEncoding.alac(bits:)) : nil
+            choice.encoding = pinned ?? codec.encoding
+            choice.pinsBitDepth = pinned != nil
+        }
         choice.encoder = EncoderSettings(bitRate: bitrate?.bitsPerSecond, quality: quality)
+    }
+
+    /// Refuses `--bits` beside a codec that cannot take it: ALAC holds 16 or 24 bits, and AAC
+    /// has no bit depth to set.
+    func validateCodec(bits: BitsArgument?) throws {
+        guard let codec, let bits else { return }
+        if codec.encoding != .alac {
+            throw ValidationError("--bits does not apply to --codec \(codec.encoding.identifier): a lossy codec has no bit depth")
+        }
+        if AudioEncoding.alac(bits: bits.encoding.integerBits ?? 0) == nil {
+            throw ValidationError("--codec alac holds 16 or 24 bits, not \(bits.encoding.name): give --bits 16 or --bits 24")
+        }
     }
 
     /// The fades asked for, in `finishing` (frames count at the output rate, else 44.1 kHz).

@@ -76,7 +76,7 @@ struct MixCommand: ParsableCommand {
         if conversion.channelMap != nil || conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
-        if conversion.codec != nil, bits != nil { throw ValidationError("give --codec or --bits, not both") }
+        try conversion.validateCodec(bits: bits)
     }
 
     func run() throws {

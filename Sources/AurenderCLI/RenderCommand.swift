@@ -92,7 +92,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
-        if conversion.codec != nil, bits != nil { throw ValidationError("give --codec or --bits, not both") }
+        try conversion.validateCodec(bits: bits)
         _ = try rawInput.format()
     }
 

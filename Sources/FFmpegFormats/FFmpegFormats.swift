@@ -69,7 +69,7 @@ public struct FFmpegFormats: AudioFormatKind {
     }
 
     /// MPEG-4 audio (`.m4a`) with AAC or ALAC.
-    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [(.m4a, [.aac, .alac])] }
+    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [(.m4a, [.aac, .alac, .alac24])] }
 
     /// The sample rates AAC codes (its sampling-frequency table).
     static let aacSampleRates: Set<Int> = [7_350, 8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 64_000, 88_200, 96_000]
@@ -78,7 +78,7 @@ public struct FFmpegFormats: AudioFormatKind {
     /// answered without loading the libraries.
     public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool {
         guard container == .m4a, (1...8).contains(channelCount) else { return false }
-        return (encoding == .aac && Self.aacSampleRates.contains(sampleRate)) || (encoding == .alac && (1...384_000).contains(sampleRate))
+        return (encoding == .aac && Self.aacSampleRates.contains(sampleRate)) || ([.alac, .alac24].contains(encoding) && (1...384_000).contains(sampleRate))
     }
 
     /// An `FFmpegEncoder` writing MPEG-4 audio on `fileDescriptor`, which must be seekable (the
@@ -98,8 +98,9 @@ public struct FFmpegFormats: AudioFormatKind {
         }
         switch loadedLibraries() {
         case .success(let api):
-            let writer = try LibAVWriter(api: api, fileDescriptor: fileDescriptor, path: path, codec: encoding.identifier,
-                                         sampleRate: sampleRate, channelCount: channelCount, settings: settings)
+            let planeSample: LibAVWriter.PlaneSample = encoding == .aac ? .float : (encoding.integerBits == 24 ? .int24 : .int16)
+            let writer = try LibAVWriter(api: api, fileDescriptor: fileDescriptor, path: path, codec: encoding == .aac ? "aac" : "alac",
+                                         planeSample: planeSample, sampleRate: sampleRate, channelCount: channelCount, settings: settings)
             return FFmpegEncoder(writer, container: container, encoding: encoding)
         case .failure(let unavailable):
             throw refuse("\(container.name) is not supported here: \(unavailable)")

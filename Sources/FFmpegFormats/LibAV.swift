@@ -88,8 +88,9 @@ final class LibAVReader {
     let codec: (identifier: String, name: String)
     /// Whether the codec is lossless (ALAC, WavPack, TTA…).
     let isLossless: Bool
-    /// Bits per sample a lossless codec holds exactly (8, 16, 24): the codec's own word, else
-    /// its 8- or 16-bit sample format's (FFmpeg's PCM decoders leave the word out), or 0.
+    /// Bits per sample a lossless codec holds exactly (8, 16, 24): the decoder's or the stream's
+    /// word (ALAC's decoder leaves it to the stream), else its 8- or 16-bit sample format's
+    /// (FFmpeg's PCM decoders leave the word out), or 0.
     let bitsPerRawSample: Int
     /// The frames the container states with sample accuracy (a time base of one sample):
     /// for AAC in MP4, the edit list's duration, so the end padding is not counted.
@@ -198,9 +199,9 @@ final class LibAVReader {
                  decoder.pointee.long_name.map { String(cString: $0) } ?? String(cString: decoder.pointee.name))
         let descriptor = api.avcodec_descriptor_get(decoder.pointee.id)
         isLossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
-        bitsPerRawSample = codecContext.pointee.bits_per_raw_sample > 0
-            ? Int(codecContext.pointee.bits_per_raw_sample)
-            : [AV_SAMPLE_FMT_U8: 8, AV_SAMPLE_FMT_S16: 16][api.av_get_packed_sample_fmt(codecContext.pointee.sample_fmt)] ?? 0
+        let statedBits = [codecContext.pointee.bits_per_raw_sample, stream.pointee.codecpar.pointee.bits_per_raw_sample].first { $0 > 0 }
+        bitsPerRawSample = statedBits.map(Int.init)
+            ?? [AV_SAMPLE_FMT_U8: 8, AV_SAMPLE_FMT_S16: 16][api.av_get_packed_sample_fmt(codecContext.pointee.sample_fmt)] ?? 0
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
         let durationIsAudio = !Self.demuxersCountingMoreThanAudio.contains(String(cString: format.name))
         if durationIsAudio, duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {
@@ -400,24 +401,35 @@ final class LibAVWriter {
     /// Frames per encoded frame (1,024 for AAC, 4,096 for ALAC); the last may be shorter.
     private var frameSize = 4_096
     private var descriptorIsOpen = true
-    /// Whether the encoder takes 16-bit planes (ALAC) rather than float planes (AAC).
-    private let takesInt16: Bool
+    /// What the encoder's planes hold: 16-bit or left-justified 32-bit integers (ALAC of 16 or
+    /// 24 bits), or floats (AAC).
+    private let planeSample: PlaneSample
     /// Frames in the frame being filled, and frames handed to the encoder before it.
     private var filled = 0
     private var sent: Int64 = 0
     /// Why the last write to the descriptor failed, for the message.
     fileprivate var writeFailure: String?
 
+    /// The samples an encoder's planes hold.
+    enum PlaneSample {
+        /// 16-bit integers.
+        case int16
+        /// 32-bit integers holding 24-bit samples in their top bits.
+        case int24
+        /// 32-bit floats.
+        case float
+    }
+
     /// Starts an MPEG-4 audio file on `fileDescriptor` (owned from here, closed by `close()`)
-    /// with FFmpeg's encoder called `codec` (`aac`, `alac`), at `sampleRate` with
-    /// `channelCount` channels, compressing as `settings` ask (AAC only).
-    init(api: CFFmpegAPI, fileDescriptor: Int32, path: String, codec: String, sampleRate: Int, channelCount: Int,
-         settings: EncoderSettings) throws(AudioFormatError) {
+    /// with FFmpeg's encoder called `codec` (`aac`, `alac`) taking `planeSample`s, at
+    /// `sampleRate` with `channelCount` channels, compressing as `settings` ask (AAC only).
+    init(api: CFFmpegAPI, fileDescriptor: Int32, path: String, codec: String, planeSample: PlaneSample, sampleRate: Int,
+         channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) {
         self.api = api
         self.path = path
         self.channelCount = channelCount
         descriptor = fileDescriptor
-        takesInt16 = codec == "alac"
+        self.planeSample = planeSample
         guard let encoder = api.avcodec_find_encoder_by_name(codec) else {
             close()
             throw Self.failure(path, "FFmpeg's libraries here have no \(codec) encoder")
@@ -450,7 +462,13 @@ final class LibAVWriter {
         self.stream = stream
         codecContext.pointee.sample_rate = Int32(sampleRate)
         api.av_channel_layout_default(&codecContext.pointee.ch_layout, Int32(channelCount))
-        codecContext.pointee.sample_fmt = takesInt16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_FLTP
+        switch planeSample {
+        case .int16: codecContext.pointee.sample_fmt = AV_SAMPLE_FMT_S16P
+        case .int24:
+            codecContext.pointee.sample_fmt = AV_SAMPLE_FMT_S32P
+            codecContext.pointee.bits_per_raw_sample = 24
+        case .float: codecContext.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        }
         codecContext.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         codecContext.pointee.thread_count = 1
         codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_BITEXACT)
@@ -460,7 +478,7 @@ final class LibAVWriter {
         if let quality = settings.quality {
             codecContext.pointee.flags |= Int32(CFFMPEG_CODEC_FLAG_QSCALE)
             codecContext.pointee.global_quality = Int32(((0.1 + 1.9 * quality) * Double(FF_QP2LAMBDA)).rounded())
-        } else if !takesInt16 {
+        } else if planeSample == .float {
             codecContext.pointee.bit_rate = Int64(settings.bitRate ?? Self.defaultBitRate(channelCount: channelCount))
         }
         var status = api.avcodec_open2(codecContext, encoder, nil)
@@ -498,9 +516,9 @@ final class LibAVWriter {
     /// AAC's bit rate when none is given: 64 kb/s per channel (128 kb/s for stereo).
     static func defaultBitRate(channelCount: Int) -> Int { 64_000 * channelCount }
 
-    /// Encodes `frames` interleaved frames of `samples`, as 16-bit values (`int16`) or floats
-    /// (`float`) as the encoder takes them.
-    func write<Sample>(_ samples: UnsafePointer<Sample>, frames: Int, int16: (Sample) -> Int16,
+    /// Encodes `frames` interleaved frames of `samples`, as 16-bit values (`int16`),
+    /// left-justified 32-bit values (`int32`) or floats (`float`) as the encoder takes them.
+    func write<Sample>(_ samples: UnsafePointer<Sample>, frames: Int, int16: (Sample) -> Int16, int32: (Sample) -> Int32,
                        float: (Sample) -> Float) throws(AudioFormatError) {
         var done = 0
         while done < frames {
@@ -512,10 +530,14 @@ final class LibAVWriter {
             for channel in 0..<channelCount {
                 guard let plane = planes[channel] else { continue }
                 let source = samples + done * channelCount + channel
-                if takesInt16 {
+                switch planeSample {
+                case .int16:
                     let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Int16.self) + filled
                     for index in 0..<count { output[index] = int16(source[index * channelCount]) }
-                } else {
+                case .int24:
+                    let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Int32.self) + filled
+                    for index in 0..<count { output[index] = int32(source[index * channelCount]) & ~0xFF }
+                case .float:
                     let output = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled
                     for index in 0..<count { output[index] = float(source[index * channelCount]) }
                 }

@@ -110,8 +110,35 @@ import Testing
         #expect(try samples(of: folder.file("alac.wav")).samples == samples(of: folder.file("in.wav")).samples)
     }
 
+    /// ALAC follows the source's resolution (24 bits from a 24-bit WAV) unless `--bits` pins
+    /// 16 or 24, and decodes back to the same samples; other depths, and `--bits` with AAC, are refused.
+    @Test func alacKeepsATwentyFourBitSourceUnlessToldSixteen() throws {
+        let folder = try TemporaryFolder()
+        let sine = Signal.sine(frequency: 997, sampleRate: 48_000, frames: 48_000, amplitude: 0.7)
+        try writeFloats(sine, rate: 48_000, to: folder.file("float.wav"))
+        #expect(try aurender([folder.file("float.wav"), folder.file("in24.wav"), "--bits", "24"]).status == 0)
+        #expect(try aurender([folder.file("in24.wav"), folder.file("out24.m4a"), "--codec", "alac"]).status == 0)
+        #expect(try aurender([folder.file("out24.m4a"), folder.file("back24.wav")]).status == 0)
+        #expect(try aurender(["info", folder.file("back24.wav")]).output.contains("Signed 24 bit PCM"))
+        #expect(try samples(of: folder.file("back24.wav")).samples == samples(of: folder.file("in24.wav")).samples)
+
+        #expect(try aurender([folder.file("in24.wav"), folder.file("out16.m4a"), "--codec", "alac", "--bits", "16", "--dither", "none"]).status == 0)
+        #expect(try aurender([folder.file("out16.m4a"), folder.file("back16.wav")]).status == 0)
+        #expect(try aurender(["info", folder.file("back16.wav")]).output.contains("Signed 16 bit PCM"))
+        #expect(try aurender([folder.file("in24.wav"), folder.file("direct16.wav"), "--bits", "16", "--dither", "none"]).status == 0)
+        #expect(try samples(of: folder.file("back16.wav")).samples == samples(of: folder.file("direct16.wav")).samples)
+
+        for (options, message) in [(["--codec", "alac", "--bits", "8"], "--codec alac holds 16 or 24 bits, not Signed 8 bit PCM: give --bits 16 or --bits 24"),
+                                   (["--codec", "aac", "--bits", "24"], "--bits does not apply to --codec aac: a lossy codec has no bit depth")] {
+            let refused = try aurender([folder.file("in24.wav"), folder.file("refused.m4a")] + options)
+            #expect(refused.status == 64)
+            #expect(refused.standardError.hasPrefix("Error: \(message)\n"), "\(refused.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("refused.m4a")))
+        }
+    }
+
     @Test(arguments: [
-        (["--codec", "alac"], "out.wav: WAV (Microsoft) cannot hold ALAC (Apple Lossless Audio Codec) at 44100 Hz with 1 channels"),
+        (["--codec", "alac"], "out.wav: WAV (Microsoft) cannot hold ALAC (Apple Lossless Audio Codec), 24-bit at 44100 Hz with 1 channels"),
         (["--bitrate", "256k"], "out.wav: 32 bit float has no bit rate or quality to set (only AAC, MP3, Vorbis and Opus have)"),
     ])
     func optionsThatDoNotApplyToAWavAreRefused(options: [String], message: String) throws {

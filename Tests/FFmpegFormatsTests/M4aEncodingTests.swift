@@ -53,7 +53,33 @@ import TestSupport
         #expect(samples == Self.source)
     }
 
-    @Test(arguments: [AudioEncoding.aac, .alac])
+    /// 24-bit ALAC takes left-justified 32-bit frames and gives them back exactly, its lowest
+    /// eight bits clear; the decoder reports 24-bit samples.
+    @Test func alac24RoundTripsBitForBit() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("sine24.m4a")
+        let source: [Int32] = (0..<20_000).flatMap { frame -> [Int32] in
+            let value = Int32((4_000_000 * sin(2 * Double.pi * 997 * Double(frame) / 48_000)).rounded()) << 8
+            return [value, -value]
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: path, container: .m4a, encoding: .alac24,
+                                                              sampleRate: 48_000, channelCount: 2)
+        try source.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, frames: 20_000) }
+        try encoder.finish()
+        let (decoder, samples) = try FFmpegDecodingTests.decodeAll(path)
+        #expect(decoder.length == .exact(20_000))
+        #expect(decoder.format.sampleType == .int24)
+        #expect(samples == source.map { Float(Double($0) / 2_147_483_648) })
+    }
+
+    @Test func alacHoldsSixteenOrTwentyFourBits() {
+        #expect(AudioEncoding.alac(bits: 16) == .alac && AudioEncoding.alac(bits: 24) == .alac24)
+        #expect(AudioEncoding.alac(bits: 8) == nil && AudioEncoding.alac(bits: 32) == nil)
+        #expect(AudioEncoding.alac24.integerBits == 24)
+    }
+
+    @Test(arguments: [AudioEncoding.aac, .alac, .alac24])
     func twoRunsWriteTheSameBytes(encoding: AudioEncoding) throws {
         let folder = try TemporaryFolder()
         try Self.write(folder.file("one.m4a"), encoding: encoding)
