@@ -16,4 +16,18 @@ public struct EncoderSettings: Sendable, Equatable {
 
     /// Whether nothing is set.
     public var isDefault: Bool { bitRate == nil && quality == nil }
+
+    /// The bit rates any encoder here takes, in bits per second.
+    public static let bitRates: ClosedRange<Int> = 8_000...1_536_000
+
+    /// The bit rate `text` names: bits per second (`96000`), or thousands of them with `k`
+    /// (`256k`); nil for anything else or outside `bitRates`.
+    public static func bitRate(parsing text: String) -> Int? {
+        let lower = text.lowercased()
+        let thousands = lower.hasSuffix("k")
+        guard let value = Double(thousands ? String(lower.dropLast()) : lower), value.isFinite else { return nil }
+        let bits = (value * (thousands ? 1_000 : 1)).rounded()
+        guard bits >= Double(bitRates.lowerBound), bits <= Double(bitRates.upperBound) else { return nil }
+        return Int(bits)
+    }
 }

@@ -220,14 +220,38 @@ public struct GraphJob {
             choice.encoding = named.encoding
         }
         if let bits = outputEntry.settings.text("bits") { choice.encoding = AudioEncoding.forBits(bits) }
+        try applyEncoderSettings(outputEntry.settings, to: &choice, output: outputEntry.node.name)
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: outputPath, choice: choice, input: files[0].file, format: format)
         let render = PreparedRender(
             branches: files.map { RenderPlan.Branch(input: $0.path, file: $0.file, chain: []) }, tail: order, readers: readers,
             graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
             dither: OutputRendering.dither(for: encoding, inputs: files.map(\.file.encoding),
-                                           processed: OutputRendering.isProcessing(order), settings: options))
+                                           processed: OutputRendering.isProcessing(order), settings: options),
+            encoderSettings: choice.encoder)
         return Built(render: render, nodes: nodes, order: order, files: files, outputPath: outputPath,
                      eventLines: eventLines, edges: edges)
+    }
+
+    /// The output node's codec, bit rate and quality, in `choice`: a codec takes the depth of
+    /// the node's bits; a bit rate and a quality together, or a bit rate that is none, are refused.
+    private func applyEncoderSettings(_ settings: NodeSettings, to choice: inout OutputFormatChoice, output: String) throws(RenderError) {
+        if let codec = settings.text("codec") {
+            do throws(CodecChoiceError) {
+                try choice.setCodec(codec.lowercased() == "alac" ? .alac : .aac, bits: settings.text("bits").flatMap(AudioEncoding.forBits))
+            } catch {
+                throw bad("output '\(output)': \(error)")
+            }
+        }
+        let bitRate = try settings.text("bitrate").map { text throws(RenderError) -> Int in
+            guard let bits = EncoderSettings.bitRate(parsing: text) else {
+                throw bad("output '\(output)': bitrate '\(text)' is not a bit rate: give 256k, or bits per second from "
+                          + "\(EncoderSettings.bitRates.lowerBound) to \(EncoderSettings.bitRates.upperBound)")
+            }
+            return bits
+        }
+        let quality = settings.number("quality")
+        if bitRate != nil, quality != nil { throw bad("output '\(output)': give bitrate or quality, not both") }
+        choice.encoder = EncoderSettings(bitRate: bitRate, quality: quality)
     }
 
     /// A processor or the output, made by the catalogue with what the graph tells it: the rate,

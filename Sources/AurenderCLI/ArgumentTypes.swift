@@ -46,12 +46,8 @@ struct BitRateArgument: ExpressibleByArgument {
     let bitsPerSecond: Int
 
     init?(argument: String) {
-        let lower = argument.lowercased()
-        let thousands = lower.hasSuffix("k")
-        guard let value = Double(thousands ? String(lower.dropLast()) : lower), value.isFinite else { return nil }
-        let bits = (value * (thousands ? 1_000 : 1)).rounded()
-        guard (8_000...1_536_000).contains(bits) else { return nil }
-        bitsPerSecond = Int(bits)
+        guard let bits = EncoderSettings.bitRate(parsing: argument) else { return nil }
+        bitsPerSecond = bits
     }
 }
 

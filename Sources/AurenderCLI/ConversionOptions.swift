@@ -109,28 +109,25 @@ struct ConversionOptions: ParsableArguments {
         }.joined(separator: ", ")
     }
 
-    /// The output rate and channels, codec, bit rate and quality asked for, in `choice`; ALAC
-    /// takes the depth of `--bits` where `choice` already holds it (`validateCodec(bits:)`).
-    func apply(to choice: inout OutputFormatChoice) {
+    /// The output rate and channels, codec, bit rate and quality asked for, in `choice`; a codec
+    /// takes the depth of `--bits` that `choice` already holds (checked by `validateCodec(bits:)`).
+    func apply(to choice: inout OutputFormatChoice) throws {
         choice.sampleRate = rate.map(Double.init)
         choice.channelCount = channels
-        if let codec {
-            let pinned = codec.encoding == .alac ? choice.encoding?.integerBits.flatMap(AudioEncoding.alac(bits:)) : nil
-            choice.encoding = pinned ?? codec.encoding
-            choice.pinsBitDepth = pinned != nil
-        }
+        if let codec { try choice.setCodec(codec.encoding, bits: choice.encoding) }
         choice.encoder = EncoderSettings(bitRate: bitrate?.bitsPerSecond, quality: quality)
     }
 
     /// Refuses `--bits` beside a codec that cannot take it: ALAC holds 16 or 24 bits, and AAC
     /// has no bit depth to set.
     func validateCodec(bits: BitsArgument?) throws {
-        guard let codec, let bits else { return }
-        if codec.encoding != .alac {
-            throw ValidationError("--bits does not apply to --codec \(codec.encoding.identifier): a lossy codec has no bit depth")
-        }
-        if AudioEncoding.alac(bits: bits.encoding.integerBits ?? 0) == nil {
-            throw ValidationError("--codec alac holds 16 or 24 bits, not \(bits.encoding.name): give --bits 16 or --bits 24")
+        guard let codec else { return }
+        var choice = OutputFormatChoice()
+        do throws(CodecChoiceError) { try choice.setCodec(codec.encoding, bits: bits?.encoding) } catch {
+            switch error {
+            case .noBitDepth: throw ValidationError("--bits does not apply to --codec \(codec.encoding.identifier): \(error)")
+            case .unsupportedBitDepth: throw ValidationError("--codec \(error): give --bits 16 or --bits 24")
+            }
         }
     }
 

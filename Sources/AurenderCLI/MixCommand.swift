@@ -83,7 +83,7 @@ struct MixCommand: ParsableCommand {
         var options = MixJob.Options()
         options.format.container = type?.type
         options.format.encoding = bits?.encoding ?? type?.encoding
-        conversion.apply(to: &options.format)
+        try conversion.apply(to: &options.format)
         options.volume = volume.value
         options.finishing.normalization = loudness.normalization
         conversion.apply(to: &options.finishing)

@@ -139,7 +139,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         }
         job.options.format.container = type?.type
         job.options.format.encoding = bits?.encoding ?? type?.encoding
-        conversion.apply(to: &job.options.format)
+        try conversion.apply(to: &job.options.format)
         job.options.rawInput = try rawInput.format()
         job.options.excerpt = editing.excerpt
         job.options.finishing.normalization = loudness.normalization

@@ -129,7 +129,7 @@ import Testing
         #expect(try samples(of: folder.file("back16.wav")).samples == samples(of: folder.file("direct16.wav")).samples)
 
         for (options, message) in [(["--codec", "alac", "--bits", "8"], "--codec alac holds 16 or 24 bits, not Signed 8 bit PCM: give --bits 16 or --bits 24"),
-                                   (["--codec", "aac", "--bits", "24"], "--bits does not apply to --codec aac: a lossy codec has no bit depth")] {
+                                   (["--codec", "aac", "--bits", "24"], "--bits does not apply to --codec aac: aac is a lossy codec, with no bit depth to set")] {
             let refused = try aurender([folder.file("in24.wav"), folder.file("refused.m4a")] + options)
             #expect(refused.status == 64)
             #expect(refused.standardError.hasPrefix("Error: \(message)\n"), "\(refused.standardError)")

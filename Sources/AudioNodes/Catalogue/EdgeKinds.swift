@@ -20,6 +20,10 @@ public enum GenericOutputKind {
             SettingDescription("bits", .choice(["8", "16", "24", "32", "float", "double"]),
                                "the sample encoding (default: the first input's where the container holds it, else 16)"),
             SettingDescription("container", .text, "the container (default: from the path's extension)"),
+            SettingDescription("codec", .choice(["aac", "alac"]),
+                               "an .m4a's codec: aac (default) or alac (lossless; 24-bit from sources of more than 16 bits unless bits says 16 or 24)"),
+            SettingDescription("bitrate", .text, "a lossy output's bit rate (AAC, MP3, Opus), as text: \"256k\", or bits per second (\"256000\")"),
+            SettingDescription("quality", .number(.linear, 0...1), "a lossy output's variable-bit-rate quality, 0 (smallest) to 1 (best), instead of a bit rate"),
         ],
         make: { name, _, _ in GenericOutput(name: name) })
 }
