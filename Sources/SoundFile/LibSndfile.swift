@@ -18,11 +18,15 @@ enum LibSndfile {
         sf_open_fd(fileDescriptor, Int32(mode), &info, closeDescriptor ? 1 : 0)
     }
 
-    /// Opens a stream read through `source`'s callbacks, which libsndfile sees as a seekable file.
+    /// Opens a stream read through `source`'s callbacks, which libsndfile sees as a seekable file
+    /// of unknown size: it can go back, but not to the end, so libmpg123 cannot estimate an
+    /// MP3's length from it and libsndfile does not stop reading at such an estimate.
     static func open(source: InputBytes, mode: Int, info: inout SF_INFO) -> Handle? {
         var io = SF_VIRTUAL_IO(
             get_filelen: { _ in sf_count_t.max },
-            seek: { offset, whence, context in Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().seek(offset, whence: whence) },
+            seek: { offset, whence, context in
+                whence == SEEK_END ? -1 : Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().seek(offset, whence: whence)
+            },
             read: { buffer, count, context in
                 sf_count_t(Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().read(buffer!, count: Int(count)))
             },

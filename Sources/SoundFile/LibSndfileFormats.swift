@@ -27,7 +27,13 @@ public struct LibSndfileFormats: AudioFormatKind {
             SoundFileReader.RawFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount, encoding: Self.sndfileEncoding($0.encoding))
         }
         let statedFrames = raw == nil ? HeaderLength.statedFrames(input) : nil
-        return SndfileDecoder(try SoundFileReader(input: input, raw: rawFormat), statedFrames: statedFrames)
+        let reader = try SoundFileReader(input: input, raw: rawFormat)
+        guard reader.type == .mpeg, statedFrames == nil, input.fileDescriptor == nil else {
+            return SndfileDecoder(reader, statedFrames: statedFrames)
+        }
+        // An MP3 without a frame count: libsndfile would stop at its estimate, so it is read
+        // again to its end, the estimate kept for `info`.
+        return SndfileDecoder(try SoundFileReader.readingToTheEnd(input), statedFrames: nil, estimatedFrames: reader.frameCount)
     }
 
     /// Whether libsndfile accepts the combination (`sf_format_check`).

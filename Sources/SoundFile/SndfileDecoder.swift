@@ -11,12 +11,13 @@ final class SndfileDecoder: AudioDecoder {
     private var stated: StatedLength
 
     /// Decodes `file`, held to `statedFrames`, the length its header states as aurender reads it
-    /// (`HeaderLength`), where it states one.
-    init(_ file: SoundFileReader, statedFrames: Int64?) {
+    /// (`HeaderLength`), where it states one; `estimatedFrames` replaces the count libsndfile
+    /// gives for a reader that cannot count (`SoundFileReader.readingToTheEnd`).
+    init(_ file: SoundFileReader, statedFrames: Int64?, estimatedFrames: Int64? = nil) {
         self.file = file
         container = LibSndfileFormats.container(file.type)
         encoding = LibSndfileFormats.encoding(file.encoding)
-        length = Self.length(counted: file.frameCount, stated: statedFrames, isMP3: file.type == .mpeg)
+        length = Self.length(counted: estimatedFrames ?? file.frameCount, stated: statedFrames, isMP3: file.type == .mpeg)
         // libsndfile finds an Ogg file's length in its last page; a seekable file without one was cut short.
         stated = StatedLength(length, cutShort: file.type == .ogg && file.isSeekable && file.frameCount == nil)
     }

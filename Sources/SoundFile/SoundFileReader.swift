@@ -76,6 +76,18 @@ public final class SoundFileReader {
         }
     }
 
+    /// Opens the file `input` names to be read to its last frame, through a stream that hides
+    /// its size: libsndfile stops reading an MP3 at libmpg123's length estimate, which for a
+    /// file without a Xing frame count comes from the first frame's bit rate and may fall far
+    /// short (a VBRI header's frame at 320 kb/s before frames at 128). Its frame count is unknown.
+    static func readingToTheEnd(_ input: AudioInput) throws(SoundFileError) -> SoundFileReader {
+        let stream: InputBytes
+        do { stream = try InputBytes(input: input) } catch {
+            throw SoundFileError(path: input.path, kind: .cannotOpen, reason: error.reason)
+        }
+        return try SoundFileReader(path: input.path, raw: nil, source: .stream(stream), isSeekable: stream.isSeekable)
+    }
+
     /// Where libsndfile reads from.
     private enum Source {
         case path
@@ -171,9 +183,18 @@ public final class SoundFileReader {
     /// Goes back to the first frame; a pipe cannot.
     public func rewind() throws(SoundFileError) {
         guard let handle else { return }
-        guard isSeekable, LibSndfile.seek(handle, frame: 0) == 0 else {
+        guard isSeekable else {
             throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of a stream")
         }
+        if LibSndfile.seek(handle, frame: 0) == 0 { return }
+        // A file read through a stream of unknown size (`readingToTheEnd`) cannot seek in
+        // libsndfile; it is opened again from its first byte.
+        var info = SF_INFO()
+        guard let stream, stream.seek(0, whence: SEEK_SET) == 0, let reopened = LibSndfile.open(source: stream, mode: SFM_READ, info: &info) else {
+            throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the file")
+        }
+        _ = LibSndfile.close(handle)
+        self.handle = reopened
     }
 
     /// The frame count libsndfile reports, or nil when it stands for "unknown": a negative or

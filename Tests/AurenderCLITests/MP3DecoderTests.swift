@@ -100,4 +100,42 @@ import Testing
         #expect(chosen.status == 0, "\(chosen.standardError)")
         #expect(try samples(of: folder.file("chosen.wav")).samples == reference)
     }
+
+    /// An MP3 led by Fraunhofer's VBRI header in a 320 kb/s frame, then 128 kb/s frames: the
+    /// issue's case, where libsndfile stopped at libmpg123's estimate from the first frame's bit
+    /// rate (19,599 frames of 47,232 here). No encoder here writes VBRI, so the test replaces
+    /// the Info frame of a constant-rate file libsndfile writes with one; mpg123 decodes the VBRI
+    /// frame as a frame of silence, and aurender gives its samples exactly, to the last frame.
+    @Test func aVBRIFileDecodesToItsEndAsMpg123Does() throws {
+        let folder = try TemporaryFolder()
+        let tone = Signal.sine(frequency: 440, sampleRate: 44_100, frames: 44_100)
+        try writeFloats(zip(tone, tone.reversed()).flatMap { [$0, $1] }, channels: 2, rate: 44_100, to: folder.file("source.wav"))
+        #expect(try aurender([folder.file("source.wav"), folder.file("cbr.mp3"), "--bitrate", "128k"]).status == 0)
+        let cbr = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.file("cbr.mp3"))))
+        let header = Array(cbr[0..<4])
+        #expect(header[0] == 0xFF && header[2] >> 4 == 9, "MPEG-1 layer III at 128 kb/s, no tag in front")
+        #expect(cbr[36..<40].elementsEqual("Info".utf8), "libsndfile's LAME writes an Info frame first")
+        let frameBytes = 144 * 128_000 / 44_100 + Int((header[2] >> 1) & 1)
+        let audio = Array(cbr[frameBytes...])
+        var vbri = [UInt8](repeating: 0, count: 144 * 320_000 / 44_100)
+        vbri[0..<4] = [header[0], header[1], 0xE0 | (header[2] & 0x0D), header[3]][...]
+        func bigEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        let fields = Array("VBRI".utf8) + bigEndian(1, 2) + bigEndian(576, 2) + bigEndian(75, 2) + bigEndian(vbri.count + audio.count, 4)
+            + bigEndian(audio.count / frameBytes, 4) + bigEndian(0, 2) + bigEndian(1, 2) + bigEndian(2, 2) + bigEndian(1, 2)
+        vbri.replaceSubrange(36..<(36 + fields.count), with: fields)
+        let input = folder.file("vbri.mp3")
+        try Data(vbri + audio).write(to: URL(fileURLWithPath: input))
+
+        let reference = try Self.reference(input, in: folder)
+        #expect(reference.count == 2 * 47_232, "mpg123 decodes 41 frames of 1,152")
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Frames      : ~19599 (estimated)\n"), "libsndfile's estimate, marked as one: \(info.output)")
+        #expect(try aurender(["info", "--exact", input]).output.contains("Frames      : 47232\n"))
+        let chosen = try aurender([input, folder.file("chosen.wav"), "--bits", "float"])
+        #expect(chosen.status == 0, "\(chosen.standardError)")
+        #expect(try samples(of: folder.file("chosen.wav")).samples == reference)
+        let twoPasses = try aurender([input, folder.file("loud.wav"), "--normalize", "-30"])
+        #expect(twoPasses.status == 0, "a second pass reads the file again from its start: \(twoPasses.standardError)")
+        #expect(try samples(of: folder.file("loud.wav")).samples.count == 2 * 47_232)
+    }
 }
