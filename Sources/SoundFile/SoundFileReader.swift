@@ -50,8 +50,8 @@ public final class SoundFileReader {
     }
 
     /// Opens the input the registry has recognised: by path, on its descriptor, or for a pipe
-    /// whose first bytes were taken out, through a stream that gives them back first (FLAC,
-    /// whose decoder seeks back to them) or a relay pipe (every other format).
+    /// whose first bytes were taken out, through a stream that gives them back first (FLAC and
+    /// GSM 6.10 in WAV, whose decoders seek back to them) or a relay pipe (every other format).
     convenience init(input: AudioInput, raw: RawFormat?) throws(SoundFileError) {
         guard let descriptor = input.fileDescriptor else {
             try self.init(path: input.path, raw: raw, source: .path, isSeekable: true)
@@ -66,7 +66,7 @@ public final class SoundFileReader {
                           isSeekable: false)
             return
         }
-        if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) {
+        if raw == nil, FormatSniffer.sniff(input.head) == .container(.flac, nil) || Self.isGSMWave(input.head) {
             let stream = try InputBytes(input: input)
             try self.init(path: input.path, raw: nil, source: .stream(stream), isSeekable: false)
         } else {
@@ -86,6 +86,16 @@ public final class SoundFileReader {
             throw SoundFileError(path: input.path, kind: .cannotOpen, reason: error.reason)
         }
         return try SoundFileReader(path: input.path, raw: nil, source: .stream(stream), isSeekable: stream.isSeekable)
+    }
+
+    /// Whether `head` starts a WAV of GSM 6.10 (format tag 0x31), which libsndfile reads only
+    /// where it can seek back to the data's start: through a relay pipe it fails with
+    /// "Unspecified internal error", so a piped one is read as FLAC is, from a stream that gives
+    /// its first bytes back.
+    static func isGSMWave(_ head: [UInt8]) -> Bool {
+        guard head.count >= 22, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8),
+              head[12..<16].elementsEqual("fmt ".utf8) else { return false }
+        return head[20] == 0x31 && head[21] == 0
     }
 
     /// Where libsndfile reads from.
