@@ -5,9 +5,9 @@
 /// file would otherwise pass for a shorter whole one. Known here: WAV (RIFF, RIFX, RF64/BW64)
 /// and Sony Wave64 with PCM, float or G.711 samples, or IMA ADPCM, Microsoft ADPCM or GSM 6.10
 /// (the `fact` chunk's count); AIFF/AIFC, also with IMA ADPCM; AU with PCM, float or G.711
-/// samples; and MP3 whose Xing/Info header counts its frames (with the LAME tag's encoder delay
-/// and padding taken off, as gapless decoders do), after any ID3v2 tags and padding or junk
-/// before the first frame. Headers past the input's head are read where the input can be read
+/// samples; CAF (its data size, or its packet table's valid frames); and MP3 whose Xing/Info
+/// header counts its frames (with the LAME tag's encoder delay and padding taken off, as
+/// gapless decoders do), after any ID3v2 tags and padding or junk before the first frame. Headers past the input's head are read where the input can be read
 /// at an offset (a regular file), not from a pipe. Nil when the header leaves the size open, or
 /// its chunks lie beyond what can be read.
 public enum HeaderLength {
@@ -31,6 +31,7 @@ public enum HeaderLength {
         case ".snd": return au(bytes, bigEndian: true)
         case "dns.": return au(bytes, bigEndian: false)
         case "riff": return wave64(bytes)
+        case "caff": return caf(bytes)
         default: return mp3(bytes)
         }
     }
@@ -152,6 +153,32 @@ public enum HeaderLength {
         return nil
     }
 
+    /// A Core Audio Format file: its `pakt` chunk's valid frames for packets of varying size
+    /// (ALAC), else its `data` chunk's bytes (after the 4-byte edit count) over the packet size,
+    /// times the frames a packet holds (PCM, float, G.711). A data size of -1 leaves the length open.
+    private static func caf(_ bytes: Bytes) -> Int64? {
+        var offset = 8, bytesPerPacket: UInt32?, framesPerPacket: UInt32?, validFrames: Int64?, dataSize: UInt64?
+        while let type = bytes.text(offset, 4), let size = bytes.uint64BE(offset + 4) {
+            switch type {
+            case "desc":
+                bytesPerPacket = bytes.uint32(offset + 12 + 16, bigEndian: true)
+                framesPerPacket = bytes.uint32(offset + 12 + 20, bigEndian: true)
+            case "pakt":
+                validFrames = bytes.uint64BE(offset + 12 + 8).flatMap { $0 < UInt64(Int64.max) ? Int64($0) : nil }
+            case "data":
+                dataSize = size
+            default: break
+            }
+            guard type != "data", size < UInt64(Int.max), let next = (offset + 12).addingReportingOverflow(Int(size)).overflow ? nil : offset + 12 + Int(size)
+            else { break }
+            offset = next
+        }
+        guard let bytesPerPacket, let framesPerPacket, framesPerPacket > 0 else { return nil }
+        if bytesPerPacket == 0 || framesPerPacket > 1 { return validFrames }
+        guard let dataSize, dataSize != UInt64.max, dataSize >= 4 else { return nil }
+        return Int64((dataSize - 4) / UInt64(bytesPerPacket)) * Int64(framesPerPacket)
+    }
+
     /// An MP3 whose first frame is a Xing or Info header counting the frames: that many frames
     /// of 1152 (MPEG-1) or 576 (MPEG-2 and 2.5) samples, less the LAME tag's delay and padding.
     private static func mp3(_ bytes: Bytes) -> Int64? {
@@ -214,6 +241,7 @@ public enum HeaderLength {
         func uint16(_ offset: Int, bigEndian: Bool) -> UInt16? { integer(offset, 2, bigEndian: bigEndian).map { UInt16($0) } }
         func uint32(_ offset: Int, bigEndian: Bool) -> UInt32? { integer(offset, 4, bigEndian: bigEndian).map { UInt32($0) } }
         func uint64LE(_ offset: Int) -> UInt64? { integer(offset, 8, bigEndian: false) }
+        func uint64BE(_ offset: Int) -> UInt64? { integer(offset, 8, bigEndian: true) }
 
         private func integer(_ offset: Int, _ count: Int, bigEndian: Bool) -> UInt64? {
             guard let slice = slice(offset, count) else { return nil }

@@ -131,6 +131,9 @@ public final class SoundFileReader {
             if (path != "-" && reason.hasPrefix("File does not exist or is not a regular file")) || reason == "Format not recognised" {
                 // libsndfile says these of inputs it cannot decode at all; this one exists.
                 reason = "not audio libsndfile can decode (unrecognised or damaged)"
+            } else if reason == "Supported file format but file is malformed" {
+                // libsndfile's words for a CAF (among others) whose chunks run past its end.
+                reason = "it is truncated or damaged: its header does not fit its contents, and libsndfile cannot read any of it"
             }
             throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
         }

@@ -168,4 +168,33 @@ import Darwin
         #expect(HeaderLength.statedFrames([0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 400)) == nil)
         #expect(HeaderLength.statedFrames(Array("not audio at all".utf8)) == nil)
     }
+
+    /// A CAF of `chunks` (type and body) after its file header.
+    static func caf(_ chunks: [(String, [UInt8])]) -> [UInt8] {
+        func bigEndian(_ value: UInt64, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) } }
+        return Array("caff".utf8) + [0, 1, 0, 0] + chunks.flatMap { type, body in Array(type.utf8) + bigEndian(UInt64(body.count), 8) + body }
+    }
+
+    /// A `desc` chunk's body: 44.1 kHz, `format`, `bytesPerPacket`, `framesPerPacket`, 2 channels.
+    static func description(_ format: String, bytesPerPacket: UInt32, framesPerPacket: UInt32) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        let rate = (44_100.0).bitPattern
+        return (0..<8).reversed().map { UInt8((rate >> UInt64($0 * 8)) & 0xFF) } + Array(format.utf8) + bigEndian(0)
+            + bigEndian(bytesPerPacket) + bigEndian(framesPerPacket) + bigEndian(2) + bigEndian(16)
+    }
+
+    @Test func aCAFStatesItsDataOverItsPacketsOrItsPacketTable() {
+        let pcm = Self.caf([("desc", Self.description("lpcm", bytesPerPacket: 4, framesPerPacket: 1)), ("free", [0, 0, 0]),
+                            ("data", [0, 0, 0, 0] + [UInt8](repeating: 0, count: 4 * 1_000))])
+        #expect(HeaderLength.statedFrames(pcm) == 1_000)
+        var open = pcm
+        open.replaceSubrange((8 + 12 + 32 + 12 + 3 + 4)..<(8 + 12 + 32 + 12 + 3 + 12), with: [UInt8](repeating: 0xFF, count: 8))
+        #expect(HeaderLength.statedFrames(open) == nil, "a data size of -1 leaves the length open")
+        let pakt: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 3] + [0, 0, 0, 0, 0, 0, 0x2F, 0xA0] + [0, 0, 0, 0, 0, 0, 0, 0]
+        let alac = Self.caf([("desc", Self.description("alac", bytesPerPacket: 0, framesPerPacket: 4_096)), ("pakt", pakt),
+                             ("data", [0, 0, 0, 0] + [UInt8](repeating: 0, count: 300))])
+        #expect(HeaderLength.statedFrames(alac) == 12_192, "the packet table's valid frames")
+        let noTable = Self.caf([("desc", Self.description("alac", bytesPerPacket: 0, framesPerPacket: 4_096)), ("data", [0, 0, 0, 0])])
+        #expect(HeaderLength.statedFrames(noTable) == nil)
+    }
 }

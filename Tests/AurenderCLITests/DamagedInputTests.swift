@@ -290,4 +290,28 @@ import Testing
         #expect(file.count == frames, "the fact count (libsndfile's IMA ADPCM counts its padded block)")
         #expect(try samples(of: folder.file("piped.wav")).samples == file)
     }
+
+    /// libsndfile refuses a CAF whose data chunk runs past the file's end when it opens it, so a
+    /// cut CAF cannot be salvaged: one line says why, with or without `--salvage`. Through
+    /// FFmpeg (`--decoder ffmpeg`) it is held to the length its data chunk states, and salvaged.
+    @Test func aCutCAFIsRefusedByLibsndfileAndSalvagedThroughFFmpeg() throws {
+        let folder = try TemporaryFolder()
+        let whole = try Self.source("caf", in: folder)
+        let cut = folder.file("cut.caf"), output = folder.file("out.wav")
+        try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+        for options in [[], ["--salvage"]] {
+            let refused = try aurender([cut, output] + options)
+            #expect(refused.status == 65)
+            #expect(refused.standardError == "aurender: \(cut): it is truncated or damaged: its header does not fit its contents, "
+                    + "and libsndfile cannot read any of it\n")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+        let failed = try aurender([cut, output, "--decoder", "ffmpeg"])
+        #expect(failed.status == 65)
+        #expect(failed.standardError.hasPrefix("aurender: \(cut): the file states 44100 frames but holds only "), "\(failed.standardError)")
+        let found = try #require(Self.framesFound(failed.standardError))
+        let salvaged = try aurender([cut, output, "--decoder", "ffmpeg", "--salvage"])
+        #expect(salvaged.status == 0, "\(salvaged.standardError)")
+        #expect(try samples(of: output).samples.count == 2 * found)
+    }
 }
