@@ -132,8 +132,8 @@ public final class SoundFileReader {
                 // libsndfile says these of inputs it cannot decode at all; this one exists.
                 reason = "not audio libsndfile can decode (unrecognised or damaged)"
             } else if reason == "Supported file format but file is malformed" {
-                // libsndfile's words for a CAF (among others) whose chunks run past its end.
-                reason = "it is truncated or damaged: its header does not fit its contents, and libsndfile cannot read any of it"
+                // libsndfile's words for a cut CAF, a broken Vorbis header and the like.
+                reason = "it is truncated or damaged: libsndfile finds its header malformed and cannot read any of it"
             }
             throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
         }

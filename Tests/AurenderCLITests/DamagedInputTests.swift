@@ -302,8 +302,8 @@ import Testing
         for options in [[], ["--salvage"]] {
             let refused = try aurender([cut, output] + options)
             #expect(refused.status == 65)
-            #expect(refused.standardError == "aurender: \(cut): it is truncated or damaged: its header does not fit its contents, "
-                    + "and libsndfile cannot read any of it\n")
+            #expect(refused.standardError == "aurender: \(cut): it is truncated or damaged: libsndfile finds its header malformed "
+                    + "and cannot read any of it\n")
             #expect(!FileManager.default.fileExists(atPath: output))
         }
         let failed = try aurender([cut, output, "--decoder", "ffmpeg"])
