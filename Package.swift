@@ -55,6 +55,11 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
         ),
         .systemLibrary(
+            name: "CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"]), .brew(["mpg123"])]
+        ),
+        .systemLibrary(
             name: "CSamplerate",
             pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
@@ -84,6 +89,7 @@ let package = Package(
         .target(name: "AudioDSP", dependencies: ["AudioGraph", "CAudioKernels"]),
         .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
+        .target(name: "Mpg123Formats", dependencies: ["CMpg123", "AudioGraph", "AudioFormats"]),
         .target(name: "FFmpegFormats", dependencies: ["CFFmpeg", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
@@ -94,7 +100,7 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Resampling", "PluginHost",
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "Resampling", "PluginHost",
                            .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),

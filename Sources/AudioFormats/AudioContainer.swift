@@ -44,6 +44,9 @@ public struct AudioContainer: Hashable, Sendable, CustomStringConvertible {
     public static let ogg = AudioContainer(identifier: "ogg", name: "OGG (OGG Container format)")
     /// MPEG-1/2 audio (MP3).
     public static let mp3 = AudioContainer(identifier: "mp3", name: "MPEG-1/2 Audio")
+    /// A WAV holding MPEG audio (format tag 0x55 for MP3, 0x50 for MP1/MP2), as FFmpeg and old
+    /// Windows tools write it: read by an MPEG audio decoder, not as PCM.
+    public static let mpegInWAV = AudioContainer(identifier: "wav-mpeg", name: "MPEG audio in WAV")
     /// MPEG-4 audio (`.m4a`), holding AAC or ALAC; the identifier the sniffer gives MP4 files.
     public static let m4a = AudioContainer(identifier: "mp4", name: "MPEG-4 audio (M4A)")
 

@@ -63,6 +63,10 @@ public struct AudioEncoding: Hashable, Sendable, CustomStringConvertible {
     public static let opus = AudioEncoding(identifier: "opus", name: "Opus")
     /// MPEG-1/2 Layer III.
     public static let mp3 = AudioEncoding(identifier: "mp3", name: "MPEG Layer III")
+    /// MPEG-1/2 Layer II (MP2, broadcast audio).
+    public static let mp2 = AudioEncoding(identifier: "mp2", name: "MPEG Layer II")
+    /// MPEG-1/2 Layer I (MP1).
+    public static let mp1 = AudioEncoding(identifier: "mp1", name: "MPEG Layer I")
     /// AAC (Advanced Audio Coding, low complexity), in MPEG-4.
     public static let aac = AudioEncoding(identifier: "aac", name: "AAC (Advanced Audio Coding)")
     /// Apple Lossless in MPEG-4, holding 16-bit samples exactly.

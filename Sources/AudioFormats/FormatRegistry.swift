@@ -54,8 +54,13 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Chooses by `input`'s first bytes: the first kind claiming the container they name (by
-    /// its identifier: `mp4`, `ape`, `flac`, …); a format no kind reads is refused by name; bytes no table knows go to the kinds that try
-    /// unrecognised inputs.
+    /// its identifier: `mp4`, `ape`, `flac`, …); a format no kind reads is refused by name; bytes
+    /// no table knows go to the kinds that try unrecognised inputs.
+    ///
+    /// A kind that refuses the input when opening it hands it on to the next that claims the
+    /// container or tries unrecognised inputs (libsndfile refuses 64-bit PCM and Ogg files with
+    /// a video stream, which FFmpeg reads); the error is the last one's. A pipe is not handed
+    /// on once a decoder has read past the head.
     public func openDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         if let raw {
             guard let kind = kinds.first(where: { $0.decodedContainers.contains(.raw) }) else { throw unsupported(input.path, "headerless (raw) audio") }
@@ -66,18 +71,29 @@ public struct FormatRegistry: Sendable {
         }
         switch FormatSniffer.sniff(input.head) {
         case .container(let container, _):
-            if let kind = kinds.first(where: { $0.decodedContainers.contains(container) }) {
-                return try kind.makeDecoder(for: input, raw: nil)
-            }
-            throw unsupported(input.path, container.name)
+            let claiming = kinds.filter { $0.decodedContainers.contains(container) }
+            guard !claiming.isEmpty else { throw unsupported(input.path, container.name) }
+            let others = kinds.filter { kind in kind.triesUnrecognisedInputs && !claiming.contains { $0.name == kind.name } }
+            return try firstDecoder(among: claiming + others, for: input)
         case .unrecognised:
-            var failure: AudioFormatError?
-            for kind in kinds where kind.triesUnrecognisedInputs {
-                do { return try kind.makeDecoder(for: input, raw: nil) } catch { failure = failure ?? error }
-                if input.headIsConsumed { break }
-            }
-            throw failure ?? AudioFormatError(path: input.path, kind: .invalidFile, reason: "not a recognised audio format")
+            let trying = kinds.filter(\.triesUnrecognisedInputs)
+            guard !trying.isEmpty else { throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not a recognised audio format") }
+            return try firstDecoder(among: trying, for: input)
         }
+    }
+
+    /// The first of `candidates` (at least one) that opens `input`; the last refusal when none does.
+    private func firstDecoder(among candidates: [any AudioFormatKind], for input: AudioInput) throws(AudioFormatError) -> any AudioDecoder {
+        var refusal: AudioFormatError?
+        for kind in candidates {
+            do {
+                return try kind.makeDecoder(for: input, raw: nil)
+            } catch {
+                refusal = error
+                if input.headIsConsumed || ![.invalidFile, .unsupportedInput].contains(error.kind) { break }
+            }
+        }
+        throw refusal!
     }
 
     /// Whether some kind can write `encoding` in `container` at `sampleRate` with `channelCount` channels.

@@ -24,7 +24,7 @@ public enum FormatSniffer {
         if let form = chunked(bytes, "FORM") { return form }
         if bytes.starts(with: ascii("RIFF")) || bytes.starts(with: ascii("RIFX")), bytes.count >= 12,
            Array(bytes[8..<12]) == ascii("WAVE") {
-            return .container(.wav, nil)
+            return waveFormatTag(bytes) == 0x55 || waveFormatTag(bytes) == 0x50 ? .container(.mpegInWAV, .mp3) : .container(.wav, nil)
         }
         if bytes.count >= 12, Array(bytes[4..<8]) == ascii("ftyp") { return mpeg4(bytes) }
         if bytes.starts(with: ascii("OggS")) { return ogg(bytes) }
@@ -60,6 +60,18 @@ public enum FormatSniffer {
         ([0x1A, 0x45, 0xDF, 0xA3], .known("Matroska/WebM media")),
         ([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11], .known("ASF/WMA (Windows Media Audio)")),
     ]
+
+    /// The format tag of a little-endian WAV's `fmt ` chunk, when it lies in `bytes`.
+    private static func waveFormatTag(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.starts(with: ascii("RIFF")) else { return nil }
+        var offset = bytes.startIndex + 12
+        while offset + 10 <= bytes.endIndex {
+            let size = bytes[(offset + 4)..<(offset + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            if Array(bytes[offset..<(offset + 4)]) == ascii("fmt ") { return Int(bytes[offset + 8]) | Int(bytes[offset + 9]) << 8 }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
+    }
 
     /// An IFF `FORM` and its form type.
     private static func chunked(_ bytes: ArraySlice<UInt8>, _ id: String) -> Finding? {

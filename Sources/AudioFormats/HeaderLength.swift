@@ -179,25 +179,66 @@ public enum HeaderLength {
         return Int64((dataSize - 4) / UInt64(bytesPerPacket)) * Int64(framesPerPacket)
     }
 
-    /// An MP3 whose first frame is a Xing or Info header counting the frames: that many frames
-    /// of 1152 (MPEG-1) or 576 (MPEG-2 and 2.5) samples, less the LAME tag's delay and padding.
+    /// What an MPEG audio file's Xing or Info frame states, as aurender reads it.
+    public struct MPEGStatement: Equatable, Sendable {
+        /// The frames it decodes to: its frame count times the samples a frame holds, less the
+        /// LAME tag's encoder delay and padding where the tag is sound; nil when it counts none.
+        public let frames: Int64?
+        /// Where its frames end, in bytes from the input's first: the first frame's offset plus
+        /// the stream size it states; nil when it states none.
+        public let end: Int64?
+    }
+
+    /// What `input`'s Xing or Info frame states, when its first frame is one; read past the
+    /// head (behind a large ID3v2 tag) where the input is a file.
+    public static func mpegStatement(_ input: AudioInput) -> MPEGStatement? {
+        mpeg(Bytes(input.head) { input.bytes(at: $0, count: $1) })
+    }
+
+    /// The frames an MP3 whose first frame is a Xing or Info header counting them decodes to.
     private static func mp3(_ bytes: Bytes) -> Int64? {
+        mpeg(bytes)?.frames
+    }
+
+    /// An MPEG Layer III file's Xing or Info header: the frame count, of 1152 (MPEG-1) or 576
+    /// (MPEG-2 and 2.5) samples, less the LAME tag's delay and padding, and the stream size.
+    ///
+    /// The LAME tag's fields are believed when its encoder string says LAME or its CRC over the
+    /// frame's first 190 bytes holds, as libmpg123 does: FFmpeg's libmp3lame writes `Lavc…`.
+    private static func mpeg(_ bytes: Bytes) -> MPEGStatement? {
         guard let start = firstFrame(bytes), let second = bytes.byte(start + 1), let fourth = bytes.byte(start + 3) else { return nil }
         let isMPEG1 = (second >> 3) & 3 == 3, isMono = fourth >> 6 == 3
         let xing = start + 4 + (isMPEG1 ? (isMono ? 17 : 32) : (isMono ? 9 : 17))
         guard let name = bytes.text(xing, 4), name == "Xing" || name == "Info",
-              let flags = bytes.uint32(xing + 4, bigEndian: true), flags & 1 != 0,
-              let frames = bytes.uint32(xing + 8, bigEndian: true) else { return nil }
-        var total = Int64(frames) * (isMPEG1 ? 1152 : 576)
+              let flags = bytes.uint32(xing + 4, bigEndian: true) else { return nil }
+        let streamBytes = flags & 2 == 0 ? nil : bytes.uint32(xing + 8 + (flags & 1 == 0 ? 0 : 4), bigEndian: true)
+        let end = streamBytes.map { Int64(start) + Int64($0) }
+        guard flags & 1 != 0, let count = bytes.uint32(xing + 8, bigEndian: true) else { return MPEGStatement(frames: nil, end: end) }
+        var total = Int64(count) * (isMPEG1 ? 1152 : 576)
         let lame = xing + 8 + [1, 2, 4, 8].reduce(0) { $0 + (flags & UInt32($1) == 0 ? 0 : ($1 == 4 ? 100 : 4)) }
         // A LAME tag out of reach (past a pipe's head) leaves the delay and padding unknown.
-        guard let encoder = bytes.text(lame, 4) else { return nil }
-        if encoder == "LAME" {
-            guard let high = bytes.byte(lame + 21), let middle = bytes.byte(lame + 22), let low = bytes.byte(lame + 23) else { return nil }
+        guard let encoder = bytes.text(lame, 4) else { return MPEGStatement(frames: nil, end: end) }
+        if encoder == "LAME" || lameTagIsSound(bytes, frame: start, tag: lame) {
+            guard let high = bytes.byte(lame + 21), let middle = bytes.byte(lame + 22), let low = bytes.byte(lame + 23) else {
+                return MPEGStatement(frames: nil, end: end)
+            }
             let delay = Int64(high) << 4 | Int64(middle >> 4), padding = Int64(middle & 0x0F) << 8 | Int64(low)
             total -= delay + padding
         }
-        return total > 0 ? total : nil
+        return MPEGStatement(frames: total > 0 ? total : nil, end: end)
+    }
+
+    /// Whether the LAME tag at `tag` ends in the CRC-16 of the first 190 bytes of the frame at
+    /// `frame`, which its writer computes over the finished tag.
+    private static func lameTagIsSound(_ bytes: Bytes, frame: Int, tag: Int) -> Bool {
+        guard tag + 36 == frame + 192, let stored = bytes.uint16(tag + 34, bigEndian: true) else { return false }
+        var crc: UInt16 = 0
+        for offset in frame..<(frame + 190) {
+            guard let byte = bytes.byte(offset) else { return false }
+            crc ^= UInt16(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
+        }
+        return crc == stored
     }
 
     /// Where an MP3's first frame starts: past its ID3v2 tags (each 10 bytes of header, its

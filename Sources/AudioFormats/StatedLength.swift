@@ -5,6 +5,10 @@
 /// estimates its length fails when nothing at all decodes; and one its decoder found cut short
 /// or damaged without a stated length (an Ogg stream without its last page, a packet that does
 /// not decode) fails where it ends.
+///
+/// A count the codec keeps (a Xing frame count, a `fact` chunk) is held to as a length, since
+/// it trims the encoder's padding, but it is no evidence of a cut: such an input that decodes
+/// to fewer frames fails only where its bytes say it was cut (`cutShort`).
 public struct StatedLength: Sendable {
     /// The frames the container states, when it states them exactly.
     public let frames: Int64?
@@ -14,14 +18,19 @@ public struct StatedLength: Sendable {
     private let claimsAudio: Bool
     /// Whether the decoder found the input cut short or damaged.
     private var isCutShort: Bool
+    /// Whether an input ending before `frames` was cut: false for a codec's own count.
+    private let countIsEvidence: Bool
     /// Frames read so far.
     public private(set) var position: Int64 = 0
 
     /// Holds reads to `length`; `cutShort` when the input is known to end early though its
     /// length is not stated; `roughly` for a length the container states to within
-    /// `tolerance` frames, which a whole input may fall short of by at most that.
-    public init(_ length: AudioLength, cutShort: Bool = false, roughly: (frames: Int64, tolerance: Int64)? = nil) {
+    /// `tolerance` frames, which a whole input may fall short of by at most that; without
+    /// `countIsEvidence`, an exact length is a codec's count, which only `cutShort` makes binding.
+    public init(_ length: AudioLength, cutShort: Bool = false, roughly: (frames: Int64, tolerance: Int64)? = nil,
+                countIsEvidence: Bool = true) {
         frames = length.exactFrames
+        self.countIsEvidence = countIsEvidence
         self.roughly = length.exactFrames == nil ? roughly : nil
         claimsAudio = (length.frames ?? 0) > 0
         isCutShort = cutShort
@@ -45,8 +54,10 @@ public struct StatedLength: Sendable {
         position += Int64(got)
         guard got < asked else { return }
         let shortfall: Shortfall
-        if let frames {
+        if let frames, countIsEvidence || isCutShort || position == 0 {
             shortfall = Shortfall(stated: frames, found: position)
+        } else if frames != nil {
+            return
         } else if let roughly, position < roughly.frames - roughly.tolerance {
             shortfall = Shortfall(stated: roughly.frames, found: position, isRough: true)
         } else if isCutShort || (claimsAudio && position == 0) {

@@ -15,8 +15,9 @@ public struct LibSndfileFormats: AudioFormatKind {
     /// `libsndfile`.
     public var name: String { "libsndfile" }
 
-    /// The containers libsndfile reads whose magic numbers the sniffer knows.
-    public var decodedContainers: Set<AudioContainer> { [.wav, .wavex, .aiff, .au, .raw, .w64, .rf64, .flac, .caf, .ogg, .mp3] }
+    /// The containers libsndfile reads whose magic numbers the sniffer knows; MPEG audio goes to
+    /// libmpg123 directly (forced with `--decoder sndfile`, libsndfile still reads it).
+    public var decodedContainers: Set<AudioContainer> { [.wav, .wavex, .aiff, .au, .raw, .w64, .rf64, .flac, .caf, .ogg] }
 
     /// libsndfile also recognises VOC, IFF/8SVX, IRCAM, NIST, PAF, SD2 and others by their headers.
     public var triesUnrecognisedInputs: Bool { true }

@@ -2,6 +2,7 @@ import AudioFormats
 #if FFmpeg
 import FFmpegFormats
 #endif
+import Mpg123Formats
 import SoundFile
 
 extension FormatRegistry {
@@ -9,7 +10,7 @@ extension FormatRegistry {
     /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here. FFmpeg's
     /// is there when the package's `FFmpeg` trait is on (the default).
     public static let standard: FormatRegistry = {
-        var kinds: [any AudioFormatKind] = [LibSndfileFormats()]
+        var kinds: [any AudioFormatKind] = [LibSndfileFormats(), Mpg123Formats()]
         #if FFmpeg
         kinds.append(FFmpegFormats())
         #endif

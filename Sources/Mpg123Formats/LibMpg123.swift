@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioFormats
+import CMpg123
+
+/// Every call into libmpg123: one MPEG audio stream (layer I, II or III) read through custom
+/// I/O callbacks over an `InputBytes`, decoded to interleaved Float32 as `mpg123 -e f32` decodes
+/// it: gapless (the Xing/Info frame's LAME tag trims the encoder's delay and padding, whatever
+/// encoder wrote it), ID3v1/v2 and APE tags skipped, a RIFF WAV's header skipped to its data.
+///
+/// Memory stays flat: libmpg123 holds its own small frame buffers and decodes straight into
+/// the caller's buffer.
+final class Mpg123Stream {
+    /// The file as the user named it.
+    let path: String
+    /// Frames per second of the first frame (the stream is held to it).
+    let sampleRate: Int
+    /// Channels of the first frame (1 or 2).
+    let channelCount: Int
+    /// MPEG audio layer: 1, 2 or 3.
+    let layer: Int
+    /// The frames libmpg123 expects to give: exact where a Xing/Info frame counts the frames
+    /// (less the LAME tag's delay and padding), else its estimate from the file size and the
+    /// first frame's bit rate; nil when it cannot tell (a pipe).
+    let expectedFrames: Int64?
+
+    private let source: InputBytes
+    private var handle: OpaquePointer?
+
+    /// libmpg123's global set-up, run once before the first handle.
+    private static let initialized: Int32 = mpg123_init()
+
+    /// Opens `source`, named `path`, and reads up to its first audio frame, so the format is known.
+    init(source: InputBytes, path: String) throws(AudioFormatError) {
+        self.path = path
+        self.source = source
+        _ = Self.initialized
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            throw AudioFormatError(path: path, kind: .readFailed, reason: "libmpg123 cannot start (\(Self.message(error)))")
+        }
+        self.handle = handle
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
+        mpg123_format_none(handle)
+        for rate in Self.rates {
+            mpg123_format(handle, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
+        }
+        var status = mpg123_replace_reader_handle(handle, mpg123Read, mpg123Seek, nil)
+        if status == MPG123_OK.rawValue { status = mpg123_open_handle(handle, Unmanaged.passUnretained(source).toOpaque()) }
+        var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
+        if status == MPG123_OK.rawValue { status = mpg123_getformat(handle, &rate, &channels, &encoding) }
+        guard status == MPG123_OK.rawValue, rate > 0, channels > 0 else {
+            let reason = Self.reason(handle, status)
+            mpg123_delete(handle)
+            self.handle = nil
+            throw AudioFormatError(path: path, kind: .invalidFile, reason: "not MPEG audio libmpg123 can decode (\(reason))")
+        }
+        sampleRate = rate
+        channelCount = Int(channels)
+        var info = mpg123_frameinfo2()
+        layer = mpg123_info2(handle, &info) == MPG123_OK.rawValue ? Int(info.layer) : 3
+        let length = Int64(mpg123_length(handle))
+        expectedFrames = length > 0 ? length : nil
+    }
+
+    deinit { close() }
+
+    /// The sample rates MPEG audio has (MPEG-1, 2 and 2.5).
+    private static let rates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
+
+    /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given, fewer
+    /// only at the end of the stream. A stream whose rate or channels change part way is refused.
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        guard let handle else { return 0 }
+        let frameBytes = channelCount * MemoryLayout<Float>.size
+        var done = 0
+        while done < frames {
+            var got = 0
+            let status = mpg123_read(handle, UnsafeMutableRawPointer(buffer + done * channelCount), (frames - done) * frameBytes, &got)
+            done += got / frameBytes
+            if status == MPG123_DONE.rawValue { break }
+            if status == MPG123_NEW_FORMAT.rawValue {
+                var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
+                mpg123_getformat(handle, &rate, &channels, &encoding)
+                guard rate == sampleRate, Int(channels) == channelCount else {
+                    throw AudioFormatError(path: path, kind: .unsupportedInput, reason:
+                        "the stream changes from \(sampleRate) Hz, \(channelCount) channels to \(rate) Hz, \(channels) channels part way, which aurender does not follow")
+                }
+                continue
+            }
+            guard status == MPG123_OK.rawValue else {
+                throw AudioFormatError(path: path, kind: .readFailed, reason: "libmpg123 cannot decode it (\(Self.reason(handle, status)))")
+            }
+            if got == 0 { break }
+        }
+        return done
+    }
+
+    /// Goes back to the first frame.
+    func rewind() throws(AudioFormatError) {
+        guard let handle else { return }
+        guard source.isSeekable, mpg123_seek(handle, 0, SEEK_SET) == 0 else {
+            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
+        }
+    }
+
+    /// Frees the decoder; reading afterwards gives no frames.
+    func close() {
+        if let handle {
+            mpg123_close(handle)
+            mpg123_delete(handle)
+        }
+        handle = nil
+    }
+
+    /// libmpg123's words for `status` on `handle`.
+    private static func reason(_ handle: OpaquePointer, _ status: Int32) -> String {
+        status == MPG123_ERR.rawValue ? String(cString: mpg123_strerror(handle)) : message(status)
+    }
+
+    private static func message(_ code: Int32) -> String {
+        String(cString: mpg123_plain_strerror(code))
+    }
+}
+
+/// libmpg123's read callback: the source's next bytes, 0 at the end.
+private func mpg123Read(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    guard let opaque, let buffer else { return -1 }
+    return Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue().read(buffer, count: count)
+}
+
+/// libmpg123's seek callback; -1 where the source cannot go (a pipe past its head).
+private func mpg123Seek(_ opaque: UnsafeMutableRawPointer?, _ offset: off_t, _ whence: Int32) -> off_t {
+    guard let opaque else { return -1 }
+    return off_t(Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue().seek(Int64(offset), whence: whence))
+}

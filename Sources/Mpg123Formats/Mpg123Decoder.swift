@@ -1,0 +1,64 @@
+import AudioFormats
+import AudioGraph
+
+/// An MPEG audio input decoded by libmpg123, in aurender's vocabulary: the samples and length
+/// `mpg123 -e f32 -w` gives.
+///
+/// A Xing/Info frame's count is the decoder's own (it trims the encoder's delay and padding
+/// by it), so an input that decodes to fewer frames is cut only where its bytes say so: the
+/// stream size the frame states points past the end of the file.
+final class Mpg123Decoder: AudioDecoder {
+    private let stream: Mpg123Stream
+    private let source: InputBytes
+    let path: String
+    let container: AudioContainer
+    let encoding: AudioEncoding
+    let format: StreamFormat
+    let length: AudioLength
+    /// Frames given since the start, held to the length.
+    private var stated: StatedLength
+    /// Reads as Int16, converted from Float32.
+    private var int16: Int16Reading
+
+    /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
+    init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
+        source = try InputBytes(input: input)
+        stream = try Mpg123Stream(source: source, path: input.path)
+        path = input.path
+        self.container = container
+        encoding = [1: .mp1, 2: .mp2][stream.layer] ?? .mp3
+        format = StreamFormat(sampleRate: Double(stream.sampleRate), channelCount: stream.channelCount, sampleType: .float32, isInterleaved: true)
+        let statement = HeaderLength.mpegStatement(input)
+        if let frames = stream.expectedFrames {
+            length = statement?.frames != nil ? .exact(frames) : .estimated(frames)
+        } else {
+            length = .unknown
+        }
+        let size = source.size
+        let pointsPastEnd = statement?.end.map { end in size.map { end > $0 } ?? false } ?? false
+        stated = StatedLength(length, cutShort: pointsPastEnd, countIsEvidence: false)
+        int16 = Int16Reading(channelCount: stream.channelCount)
+    }
+
+    var decoderName: String { "mpg123" }
+    var readsInt16Natively: Bool { false }
+    var isSeekable: Bool { source.isSeekable }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        let wanted = stated.framesToRead(frames)
+        let got = try stream.read(into: buffer, frames: wanted)
+        try stated.count(got, of: wanted, path: path)
+        return got
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
+        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
+    }
+
+    func rewind() throws(AudioFormatError) {
+        try stream.rewind()
+        stated.rewind()
+    }
+
+    func close() { stream.close() }
+}

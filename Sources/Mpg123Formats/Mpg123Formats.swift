@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioFormats
+
+/// libmpg123 as a tenant of the format registry: it decodes MPEG audio — MP3, and MP2 and MP1
+/// — alone or inside a WAV (format tags 0x55 and 0x50), as its reference decoder `mpg123`
+/// does, gapless whatever encoder wrote the LAME tag. It writes nothing (libsndfile writes MP3).
+///
+/// It takes MP3 over from libsndfile, which decodes through libmpg123 too but stopped at length
+/// estimates, failed on some tags ("Unspecified internal error") and refused MP3 in WAV.
+public struct Mpg123Formats: AudioFormatKind {
+    /// libmpg123's kind, as the registry lists it.
+    public init() {}
+
+    /// `mpg123`.
+    public var name: String { "mpg123" }
+
+    /// MPEG audio, and WAV files holding it.
+    public var decodedContainers: Set<AudioContainer> { [.mp3, .mpegInWAV] }
+
+    /// libmpg123 would take text and noise for MPEG frames after a long enough resync: it claims
+    /// only what the sniffer names.
+    public var triesUnrecognisedInputs: Bool { false }
+
+    /// An `Mpg123Decoder` on `input`.
+    public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
+        guard raw == nil else {
+            throw AudioFormatError(path: input.path, kind: .unsupportedInput, reason: "libmpg123 does not read headerless (raw) audio")
+        }
+        var container = AudioContainer.mp3
+        if case .container(let found, _) = FormatSniffer.sniff(input.head), found == .mpegInWAV { container = found }
+        return try Mpg123Decoder(input: input, container: container)
+    }
+
+    /// None: libsndfile writes MP3.
+    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [] }
+
+    /// Never: libmpg123 only decodes.
+    public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool { false }
+
+    /// Refuses, closing `fileDescriptor`: libmpg123 only decodes.
+    public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                            sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
+        close(fileDescriptor)
+        throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libmpg123 writes no files")
+    }
+}
