@@ -59,8 +59,9 @@ public struct FormatRegistry: Sendable {
     ///
     /// A kind that refuses the input when opening it hands it on to the next that claims the
     /// container or tries unrecognised inputs (libsndfile refuses 64-bit PCM and Ogg files with
-    /// a video stream, which FFmpeg reads); the error is the last one's. A pipe is not handed
-    /// on once a decoder has read past the head.
+    /// a video stream, which FFmpeg reads). When none opens it, the error is the first one's:
+    /// the decoder that claimed the format says what is wrong with it in its terms, where the
+    /// others only tried. A pipe is not handed on once a decoder has read past the head.
     public func openDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         if let raw {
             guard let kind = kinds.first(where: { $0.decodedContainers.contains(.raw) }) else { throw unsupported(input.path, "headerless (raw) audio") }
@@ -82,14 +83,14 @@ public struct FormatRegistry: Sendable {
         }
     }
 
-    /// The first of `candidates` (at least one) that opens `input`; the last refusal when none does.
+    /// The first of `candidates` (at least one) that opens `input`; the first refusal when none does.
     private func firstDecoder(among candidates: [any AudioFormatKind], for input: AudioInput) throws(AudioFormatError) -> any AudioDecoder {
         var refusal: AudioFormatError?
         for kind in candidates {
             do {
                 return try kind.makeDecoder(for: input, raw: nil)
             } catch {
-                refusal = error
+                refusal = refusal ?? error
                 if input.headIsConsumed || ![.invalidFile, .unsupportedInput].contains(error.kind) { break }
             }
         }

@@ -38,7 +38,9 @@ struct PreparedRender {
         guard let normalization else {
             let prepared = try prepare(nil)
             options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-            return try prepared.run(output: output, settings: options)
+            var summary = try prepared.run(output: output, settings: options)
+            if summary.frames == 0 { summary.inputsWithoutAudio = inputs }
+            return summary
         }
         if inputs.contains("-") { throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input") }
         let first = try prepare(nil)

@@ -68,6 +68,9 @@ public struct RenderJob {
         public var normalization: LoudnessNormalization.Outcome?
         /// The inputs that ended before their stated length, salvaged (`RenderSettings.salvage`).
         public var shortfalls: [InputShortfall] = []
+        /// The inputs, when none of them held any audio: a valid file of no frames renders an
+        /// empty output, which is said rather than passed off in silence.
+        public var inputsWithoutAudio: [String] = []
     }
 
     public var input: String

@@ -2,11 +2,12 @@ import Aurender
 
 /// The lines a finished render has to say about its output, besides its report.
 enum RenderMessages {
-    /// Warnings about inputs salvaged short of their stated length, samples that could not be
+    /// Warnings about inputs that hold no audio, inputs salvaged short of their stated length, samples that could not be
     /// written as they were, and a loudness normalization that fell short of its target:
     /// printed even with `--quiet`.
     static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
-        var lines = summary.shortfalls.map { "\($0.description) (truncated or damaged); rendered the \($0.shortfall.found) frames that decode" }
+        var lines = summary.inputsWithoutAudio.map { "\($0): the input holds no audio; \(output) is empty" }
+        lines += summary.shortfalls.map { "\($0.description) (truncated or damaged); rendered the \($0.shortfall.found) frames that decode" }
         let count = summary.clipCount, integer = summary.outputEncoding.integerBits != nil
         if count.overs > 0 {
             lines.append("\(output): \(count.overs) samples " + (integer ? "clipped" : "beyond full scale (kept in the float output)")

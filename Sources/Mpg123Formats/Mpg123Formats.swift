@@ -25,13 +25,15 @@ public struct Mpg123Formats: AudioFormatKind {
     /// only what the sniffer names.
     public var triesUnrecognisedInputs: Bool { false }
 
-    /// An `Mpg123Decoder` on `input`.
+    /// An `Mpg123Decoder` on `input`, which must be MPEG audio by its first bytes.
     public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
         guard raw == nil else {
             throw AudioFormatError(path: input.path, kind: .unsupportedInput, reason: "libmpg123 does not read headerless (raw) audio")
         }
-        var container = AudioContainer.mp3
-        if case .container(let found, _) = FormatSniffer.sniff(input.head), found == .mpegInWAV { container = found }
+        // libmpg123 resyncs through anything to something frame-like: a forced input must be MPEG audio.
+        guard case .container(let container, _) = FormatSniffer.sniff(input.head), decodedContainers.contains(container) else {
+            throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not MPEG audio (MP3, MP2 or MP1), which is all libmpg123 decodes")
+        }
         return try Mpg123Decoder(input: input, container: container)
     }
 

@@ -127,15 +127,12 @@ public final class SoundFileReader {
             opened = LibSndfile.open(source: source, mode: SFM_READ, info: &info)
         }
         guard let opened else {
-            var reason = Self.cleaned(LibSndfile.errorMessage(nil))
-            if (path != "-" && reason.hasPrefix("File does not exist or is not a regular file")) || reason == "Format not recognised" {
-                // libsndfile says these of inputs it cannot decode at all; this one exists.
-                reason = "not audio libsndfile can decode (unrecognised or damaged)"
-            } else if reason == "Supported file format but file is malformed" {
-                // libsndfile's words for a cut CAF, a broken Vorbis header and the like.
-                reason = "it is truncated or damaged: libsndfile finds its header malformed and cannot read any of it"
+            let reason = Self.cleaned(LibSndfile.errorMessage(nil))
+            if path != "-" && reason.hasPrefix("File does not exist or is not a regular file") {
+                // libsndfile says this of inputs it cannot decode at all; this one exists.
+                throw SoundFileError(path: path, kind: .invalidFile, reason: "not audio libsndfile can decode (unrecognised or damaged)")
             }
-            throw SoundFileError(path: path, kind: .invalidFile, reason: reason)
+            throw SoundFileError(path: path, kind: .invalidFile, reason: Self.inPlainWords(reason))
         }
         handle = opened
         type = SoundFileType(rawValue: info.format)
@@ -188,7 +185,7 @@ public final class SoundFileReader {
             total += got
         }
         if total < frames, LibSndfile.errorCode(handle) != 0 {
-            throw SoundFileError(path: path, kind: .readFailed, reason: Self.cleaned(LibSndfile.errorMessage(handle)))
+            throw SoundFileError(path: path, kind: .readFailed, reason: Self.inPlainWords(Self.cleaned(LibSndfile.errorMessage(handle))))
         }
         return total
     }
@@ -241,6 +238,25 @@ public final class SoundFileReader {
         }
         guard access(path, R_OK) == 0 else {
             throw SoundFileError(path: path, kind: .cannotOpen, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// libsndfile's vaguer messages said as what they mean for the file; others as they are.
+    static func inPlainWords(_ reason: String) -> String {
+        switch reason {
+        case "Format not recognised":
+            "not audio libsndfile can decode (unrecognised or damaged)"
+        case "Supported file format but file is malformed":
+            // A cut CAF, a broken Vorbis header and the like.
+            "it is truncated or damaged: libsndfile finds its header malformed and cannot read any of it"
+        case "File contains data in an unimplemented format":
+            "it holds audio in an encoding libsndfile does not implement"
+        case "Unspecified internal error":
+            "libsndfile's decoder stopped part way without saying why (the file may be damaged)"
+        case let flac where flac.hasPrefix("unknown error in flac decoder") || flac.hasPrefix("Error in FLAC"):
+            "its FLAC data does not decode (damaged, or a FLAC variant libFLAC rejects)"
+        default:
+            reason
         }
     }
 

@@ -22,17 +22,19 @@ import Testing
                 "FFmpeg writes .m4a only")
     }
 
-    @Test func theJSONHasBothDecoders() throws {
+    @Test func theJSONHasEveryDecoder() throws {
         let result = try aurender(["formats", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let parsed = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
-        #expect(parsed["decoders"] as? [String] == ["libsndfile", "FFmpeg"])
+        #expect(parsed["decoders"] as? [String] == ["libsndfile", "mpg123", "FFmpeg"])
         let reads = try #require(parsed["reads"] as? [[String: Any]])
         func decoder(of container: String) -> String? {
             reads.first { $0["container"] as? String == container }?["decoder"] as? String
         }
         #expect(decoder(of: "wav") == "libsndfile")
         #expect(decoder(of: "mp4") == "FFmpeg")
+        #expect(decoder(of: "mp3") == "mpg123")
+        #expect(decoder(of: "wav-mpeg") == "mpg123")
         #expect(decoder(of: "wavpack") == "FFmpeg")
         let writes = try #require(parsed["writes"] as? [[String: Any]])
         let wav = try #require(writes.first { $0["container"] as? String == "wav" })

@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// MP3 goes to the decoder that matches mpg123's reference decode (`mpg123 -w`, installed by
-/// `make deps`): libsndfile, which decodes through libmpg123, gives its samples exactly; FFmpeg
-/// gives the same lengths with samples off by float rounding. Inputs are written by aurender
-/// (libsndfile's LAME encoder, with a Xing/LAME header), with tags added here.
+/// MP3 goes to libmpg123 directly, which gives the reference decode's samples (`mpg123 -w`,
+/// installed by `make deps`) exactly; FFmpeg, forced, gives the same lengths with samples off
+/// by float rounding. Inputs are written by aurender (libsndfile's LAME encoder, with a
+/// Xing/LAME header), with tags added here.
 @Suite struct MP3DecoderTests {
     static let id3v1 = Data("TAG".utf8) + Data(repeating: 0x41, count: 124) + Data([12])
 
@@ -63,7 +63,7 @@ import Testing
         }
         let reference = try Self.reference(input, in: folder)
         let info = try aurender(["info", input])
-        #expect(info.output.contains("Decoder     : libsndfile\n"), "\(info.output)")
+        #expect(info.output.contains("Decoder     : mpg123\n"), "\(info.output)")
         if variant != "no Xing header" {
             #expect(reference.count == 2 * 44_100, "mpg123 trims the LAME tag's delay and padding")
             #expect(info.output.contains("Frames      : 44100\n"), "the Xing header states the length: \(info.output)")
@@ -71,7 +71,7 @@ import Testing
 
         let chosen = try aurender([input, folder.file("chosen.wav"), "--bits", "float"])
         #expect(chosen.status == 0, "\(chosen.standardError)")
-        #expect(try samples(of: folder.file("chosen.wav")).samples == reference, "\(variant): libsndfile gives mpg123's samples exactly")
+        #expect(try samples(of: folder.file("chosen.wav")).samples == reference, "\(variant): libmpg123 gives mpg123's samples exactly")
 
         let ffmpeg = try aurender([input, folder.file("ffmpeg.wav"), "--bits", "float", "--decoder", "ffmpeg"])
         #expect(ffmpeg.status == 0, "\(ffmpeg.standardError)")
@@ -81,7 +81,7 @@ import Testing
         #expect(worst > 0 && worst < 2e-6, "FFmpeg's samples differ by float rounding only: \(worst)")
     }
 
-    /// Zeros between the tag and the first frame: libsndfile (libmpg123) finds the Xing header
+    /// Zeros between the tag and the first frame: libmpg123 finds the Xing header
     /// past them and trims as mpg123 does, and aurender reads the length there. (FFmpeg 5.1
     /// does not: it decodes the Xing frame as audio and trims nothing, 47,232 frames.)
     @Test func paddingBeforeTheFirstFrameKeepsTheStatedLength() throws {
@@ -129,7 +129,7 @@ import Testing
         let reference = try Self.reference(input, in: folder)
         #expect(reference.count == 2 * 47_232, "mpg123 decodes 41 frames of 1,152")
         let info = try aurender(["info", input])
-        #expect(info.output.contains("Frames      : ~19599 (estimated)\n"), "libsndfile's estimate, marked as one: \(info.output)")
+        #expect(info.output.contains("Frames      : ~19599 (estimated)\n"), "libmpg123's estimate, marked as one: \(info.output)")
         #expect(try aurender(["info", "--exact", input]).output.contains("Frames      : 47232\n"))
         let chosen = try aurender([input, folder.file("chosen.wav"), "--bits", "float"])
         #expect(chosen.status == 0, "\(chosen.standardError)")

@@ -1,6 +1,6 @@
 import AudioFormats
 import Foundation
-import SoundFile
+@testable import SoundFile
 import TestSupport
 import Testing
 
@@ -115,5 +115,19 @@ import Testing
         #expect(AudioEncoding.forBits("12") == nil)
         #expect(SoundFileEncoding.pcm24.integerBits == 24)
         #expect(SoundFileEncoding.vorbis.integerBits == nil)
+    }
+}
+
+/// libsndfile's vaguer messages reach the user as what they mean for the file.
+@Suite struct LibsndfileWordsTests {
+    @Test(arguments: [
+        ("Unspecified internal error", "libsndfile's decoder stopped part way without saying why (the file may be damaged)"),
+        ("unknown error in flac decoder", "its FLAC data does not decode (damaged, or a FLAC variant libFLAC rejects)"),
+        ("File contains data in an unimplemented format", "it holds audio in an encoding libsndfile does not implement"),
+        ("Format not recognised", "not audio libsndfile can decode (unrecognised or damaged)"),
+        ("Bad format field in SF_INFO struct", "Bad format field in SF_INFO struct"),
+    ])
+    func messagesAreSaidInPlainWords(said: String, meant: String) {
+        #expect(SoundFileReader.inPlainWords(said) == meant)
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Files other encoders made, each built here (`OtherEncodersFiles`) as the issue measured them
+/// refused: every one decodes as its reference decoder (`mpg123 -e f32 -w`, FFmpeg) does.
+@Suite struct OtherEncodersFileTests {
+    /// A second of a stereo sine encoded by aurender (libsndfile's LAME, gapless Info frame).
+    static func lameMP3(in folder: TemporaryFolder, bitrate: String? = nil) throws -> [UInt8] {
+        let tone = Signal.sine(frequency: 440, sampleRate: 44_100, frames: 44_100)
+        try writeFloats(zip(tone, tone.reversed()).flatMap { [$0, $1] }, channels: 2, rate: 44_100, to: folder.file("source.wav"))
+        let result = try aurender([folder.file("source.wav"), folder.file("lame.mp3")] + (bitrate.map { ["--bitrate", $0] } ?? []))
+        #expect(result.status == 0, "\(result.standardError)")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.file("lame.mp3"))))
+    }
+
+    /// Renders `input` to float and checks it equals mpg123's decode, sample for sample.
+    static func expectMpg123sSamples(_ input: String, in folder: TemporaryFolder, frames: Int? = nil) throws {
+        let reference = try MP3DecoderTests.reference(input, in: folder)
+        if let frames { #expect(reference.count == 2 * frames) }
+        let result = try aurender([input, folder.file("out.wav"), "--bits", "float"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        #expect(try samples(of: folder.file("out.wav")).samples == reference)
+    }
+
+    /// FFmpeg's libmp3lame writes `Lavc…` where LAME writes `LAME3.100`: the tag's delay and
+    /// padding still trim the decode (aurender refused every such file: "states 45,… frames").
+    @Test func anMP3TaggedByFFmpegDecodesGaplessly() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("lavc.mp3")
+        try Data(OtherEncodersFiles.retagged(try Self.lameMP3(in: folder), encoder: "Lavc59.37")).write(to: URL(fileURLWithPath: input))
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Decoder     : mpg123\n"), "\(info.output)")
+        #expect(info.output.contains("Frames      : 44100\n"), "\(info.output)")
+        try Self.expectMpg123sSamples(input, in: folder, frames: 44_100)
+        let forced = try aurender(["info", input, "--decoder", "ffmpeg"])
+        #expect(forced.output.contains("Frames      : 44100\n"), "aurender's own header reading trims a sound Lavc tag too: \(forced.output)")
+    }
+
+    /// MP3 in a WAV (format tag 0x55) whose `fact` chunk counts more frames than decode, as
+    /// FFmpeg's `-f wav` writes it: libmpg123 reads it, and the count is no reason to refuse.
+    @Test func anMP3InsideAWAVDecodesAsMpg123Does() throws {
+        let folder = try TemporaryFolder()
+        let lame = try Self.lameMP3(in: folder, bitrate: "128k")
+        let input = folder.file("mp3.wav")
+        try OtherEncodersFiles.mp3InWAV(Array(lame.dropFirst(417)), rate: 44_100, channels: 2, factFrames: 52_000)
+            .write(to: URL(fileURLWithPath: input))
+        let info = try aurender(["info", input])
+        #expect(info.status == 0, "\(info.standardError)")
+        #expect(info.output.contains("Container   : MPEG audio in WAV\n") && info.output.contains("Decoder     : mpg123\n"), "\(info.output)")
+        try Self.expectMpg123sSamples(input, in: folder)
+    }
+
+    @Test func anMP3BehindAnID3v22TagDecodesAsMpg123Does() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("id3v22.mp3")
+        try Data(OtherEncodersFiles.id3v22(title: "Hello") + (try Self.lameMP3(in: folder))).write(to: URL(fileURLWithPath: input))
+        try Self.expectMpg123sSamples(input, in: folder, frames: 44_100)
+    }
+
+    /// A Xing frame count that says more than the file holds, its byte count true: mpg123
+    /// decodes the file whole without a word, so aurender does too (a count is no evidence).
+    @Test func aXingFrameCountAloneIsNoEvidenceOfACut() throws {
+        let folder = try TemporaryFolder()
+        var bytes = try Self.lameMP3(in: folder)
+        let count = try #require((0..<(bytes.count - 4)).first { ["Info", "Xing"].contains(String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)) }) + 8
+        bytes[count + 3] &+= 10
+        let input = folder.file("counted.mp3")
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        try Self.expectMpg123sSamples(input, in: folder)
+    }
+
+    /// libsndfile implements no 64-bit integer PCM: it refuses the file, and FFmpeg, next in
+    /// line, reads it.
+    @Test func aSixtyFourBitWAVIsHandedToFFmpeg() throws {
+        let folder = try TemporaryFolder()
+        let tone = Signal.sine(frequency: 1_000, sampleRate: 48_000, frames: 4_800)
+        let input = folder.file("pcm64.wav")
+        try OtherEncodersFiles.pcm64WAV(tone, channels: 1, rate: 48_000).write(to: URL(fileURLWithPath: input))
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Decoder     : FFmpeg\n") && info.output.contains("Frames      : 4800\n"), "\(info.output)")
+        let result = try aurender([input, folder.file("out.wav"), "--bits", "float"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let decoded = try samples(of: folder.file("out.wav")).samples
+        #expect(decoded.count == 4_800)
+        #expect(zip(decoded, tone).map { abs($0 - $1) }.max() ?? 1 < 1e-6)
+    }
+
+    /// Forcing libmpg123 on PCM would decode noise it resyncs to: it is refused.
+    @Test func aWAVForcedThroughMpg123IsRefused() throws {
+        let folder = try TemporaryFolder()
+        let result = try aurender([fixture("music.wav"), folder.file("out.wav"), "--decoder", "mpg123"])
+        #expect(result.status == 65)
+        #expect(result.standardError == "aurender: \(fixture("music.wav")): not MPEG audio (MP3, MP2 or MP1), which is all libmpg123 decodes\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+
+    /// A valid file of no frames renders an empty output, exit 0, and says so on one line.
+    @Test func aFileWithNoAudioSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("empty.wav")
+        try writeFloats([], channels: 2, rate: 44_100, to: input)
+        let result = try aurender([input, folder.file("out.wav"), "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "aurender: \(input): the input holds no audio; \(folder.file("out.wav")) is empty\n")
+        #expect(try samples(of: folder.file("out.wav")).samples.isEmpty)
+        #expect(try aurender(["info", input]).output.contains("Frames      : 0\n"))
+    }
+}
