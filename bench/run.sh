@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 which=${1:-all}
 
 need=()
-for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg hyperfine:hyperfine /usr/bin/time:time valgrind:valgrind; do
+for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg mpg123:mpg123 hyperfine:hyperfine /usr/bin/time:time valgrind:valgrind; do
     command -v "${tool%%:*}" >/dev/null || need+=("${tool##*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -243,8 +243,26 @@ plugin() {
     rm -f "$work"/pl-*.wav
 }
 
+# MP3 decoding: a 10-minute stereo 192 kb/s MP3 (FFmpeg's libmp3lame) to WAV, aurender (libmpg123)
+# beside mpg123's own command line (16-bit, and 32-bit float) and FFmpeg.
+mp3() {
+    local input mp3=$work/input-10min.mp3
+    input=$(make_input 10)
+    [ -f "$mp3" ] || ffmpeg -v error -i "$input" -c:a libmp3lame -b:a 192k "$mp3"
+    echo "## Decoding a 10-minute stereo 192 kb/s MP3 to WAV (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 8 -N --export-markdown "$work/mp3.md" \
+        -n "aurender x.mp3 out.wav" "$aurender --quiet $mp3 $work/mp3-au.wav" \
+        -n "mpg123 -w out.wav x.mp3" "mpg123 -q -w $work/mp3-mp.wav $mp3" \
+        -n "aurender --bits float" "$aurender --quiet --bits float $mp3 $work/mp3-auf.wav" \
+        -n "mpg123 -e f32 -w" "mpg123 -q -e f32 -w $work/mp3-mpf.wav $mp3" \
+        -n "ffmpeg -i x.mp3 out.wav" "ffmpeg -y -v error -i $mp3 $work/mp3-ff.wav" >/dev/null
+    cat "$work/mp3.md"
+    rm -f "$work"/mp3-*.wav
+}
+
 case $which in
     kernels) kernels ;;
+    mp3) mp3 ;;
     instructions) instructions ;;
     passthrough) passthrough ;;
     eq) eq ;;
@@ -254,6 +272,6 @@ case $which in
     memory) memory ;;
     batch) batch ;;
     plugin) plugin ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|all]" >&2; exit 64 ;;
+    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3 ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|all]" >&2; exit 64 ;;
 esac
