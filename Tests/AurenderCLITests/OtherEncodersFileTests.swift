@@ -87,6 +87,25 @@ import Testing
         #expect(zip(decoded, tone).map { abs($0 - $1) }.max() ?? 1 < 1e-6)
     }
 
+    /// An Ogg file whose first stream is Theora video: libsndfile refuses it ("unimplemented
+    /// format"), FFmpeg reads its Vorbis stream, to the frames FFmpeg's own command line gives
+    /// (`ffmpeg -i theora-vorbis.ogg -vn -c:a pcm_f32le`: 10,897 of the 11,025 encoded; its
+    /// granule count of 11,025 is the codec's, no evidence of a cut).
+    @Test func anOggWithVideoIsReadByFFmpeg() throws {
+        let folder = try TemporaryFolder()
+        let input = fixture("ffmpeg/theora-vorbis.ogg")
+        let info = try aurender(["info", input])
+        #expect(info.output.contains("Decoder     : FFmpeg\n"), "\(info.output)")
+        let result = try aurender([input, folder.file("out.wav"), "--bits", "float"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let decoded = try samples(of: folder.file("out.wav")).samples
+        #expect(decoded.count == 10_897)
+        let rms = (decoded.map { Double($0 * $0) }.reduce(0, +) / Double(decoded.count)).squareRoot()
+        #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.02, "the half-scale sine: \(rms)")
+        let forced = try aurender([input, folder.file("sndfile.wav"), "--decoder", "sndfile"])
+        #expect(forced.standardError == "aurender: \(input): it holds audio in an encoding libsndfile does not implement\n")
+    }
+
     /// Forcing libmpg123 on PCM would decode noise it resyncs to: it is refused.
     @Test func aWAVForcedThroughMpg123IsRefused() throws {
         let folder = try TemporaryFolder()
