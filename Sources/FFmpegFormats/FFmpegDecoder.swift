@@ -10,7 +10,10 @@ import CFFmpeg
 /// An input decoded by FFmpeg's libraries, in aurender's vocabulary: interleaved Float32, cut
 /// to the length the container states with sample accuracy (AAC's end padding is not audio),
 /// as aurender reads it from the header where it can (`HeaderLength`: an MP3's Xing count less
-/// its encoder delay and padding; a DSF's sample count), else as FFmpeg reads it.
+/// its encoder delay and padding; a DSF's sample count; an MPEG-4 track's `iTunSMPB` count
+/// where it has no edit list, `MPEG4Track`), else as FFmpeg reads it. An MPEG-4 track with
+/// neither states no length: its sample table's total, priming and padding included, is an
+/// estimate, and whether the file was cut is told by its bytes.
 ///
 /// A stream that ends before that length, or ends at a read error or a packet that does not
 /// decode, is an error naming the file and both counts, rather than a short render that looks
@@ -54,8 +57,13 @@ final class FFmpegDecoder: AudioDecoder {
         let opened = reader
         let headerFrames = container.identifier == "dsf"
             ? ContainerEnd.dsfFrames(head: input.head, rate: opened.sampleRate) : HeaderLength.statedFrames(input)
-        length = (headerFrames ?? opened.exactFrames).map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
-        stated = StatedLength(length, cutShort: container.identifier == "asf" && ContainerEnd.asfIsCutShort(head: input.head, size: source.size),
+        let track = container.identifier == "mp4" ? MPEG4Track.read(input, trackID: opened.streamID) : nil
+        length = headerFrames.map { .exact($0) }
+            ?? track?.length(codec: opened.codec.identifier, isLossless: opened.isLossless, ffmpegFrames: opened.exactFrames)
+            ?? opened.exactFrames.map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
+        let cutShort = container.identifier == "asf" ? ContainerEnd.asfIsCutShort(head: input.head, size: source.size)
+            : track?.isCutShort(size: source.size) == true
+        stated = StatedLength(length, cutShort: cutShort,
                               roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil)
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
     }
