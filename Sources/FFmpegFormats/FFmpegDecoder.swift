@@ -31,6 +31,9 @@ final class FFmpegDecoder: AudioDecoder {
     let length: AudioLength
     /// Frames given since the start, held to the stated length.
     private var stated: StatedLength
+    /// Where an MPEG-4 stream's samples end by its index, on a pipe (whose size is unknown
+    /// until it ends): a stream that ends before that byte was cut.
+    private let streamedMediaEnd: Int64?
     /// Float frames for reads as Int16, converted from here (made once, so reading allocates nothing).
     private var scratch: [Float]
     private static let scratchFrames = 4_096
@@ -63,6 +66,7 @@ final class FFmpegDecoder: AudioDecoder {
             ?? opened.exactFrames.map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
         let cutShort = container.identifier == "asf" ? ContainerEnd.asfIsCutShort(head: input.head, size: source.size)
             : track?.isCutShort(size: source.size) == true
+        streamedMediaEnd = source.size == nil ? track?.mediaEnd : nil
         stated = StatedLength(length, cutShort: cutShort,
                               roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil)
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
@@ -75,7 +79,7 @@ final class FFmpegDecoder: AudioDecoder {
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let wanted = stated.framesToRead(frames)
         let got = try reader.read(into: buffer, frames: wanted)
-        if got < wanted, reader.endedEarly != nil { stated.markCutShort() }
+        if got < wanted, reader.endedEarly != nil || streamedMediaEnd.map({ source.position < $0 }) == true { stated.markCutShort() }
         try stated.count(got, of: wanted, path: path)
         return got
     }

@@ -74,7 +74,7 @@ import Testing
     /// the tag says; cut (anywhere, or after a whole packet, where FFmpeg meets a clean end of
     /// file), its sample table locates samples past its end, so it fails with one line naming
     /// the tag's frames (or, with no length stated, where it ended), and `--salvage` renders
-    /// what decoded.
+    /// what decoded; on a pipe, whose size is unknown, the stream ends before the last sample.
     @Test(arguments: [(true, false), (true, true), (false, false), (false, true)])
     func aCutFileIsToldByItsBytes(statingGapless: Bool, atPacketEnd: Bool) throws {
         let folder = try TemporaryFolder()
@@ -90,5 +90,10 @@ import Testing
         try DamagedFFmpegInputTests().expectShortfall(
             cut, clause: statingGapless ? "states 44100 frames but holds only " : "ends early, without the end of its stream, after ",
             channels: 2, output: folder.file("out.wav"), report: folder.file("report.json"), stated: statingGapless ? 44_100 : nil)
+        let piped = try aurender(["-", folder.file("piped.wav")], input: try Data(contentsOf: URL(fileURLWithPath: cut)))
+        #expect(piped.status == 65, "on a pipe, the stream ends before the index's last sample: \(piped.standardError)")
+        #expect(piped.standardError.hasPrefix("aurender: -: the file " + (statingGapless ? "states 44100 frames" : "ends early"))
+                && piped.standardError.hasSuffix("(truncated or damaged)\n") && piped.standardError.split(separator: "\n").count == 1,
+                "\(piped.standardError)")
     }
 }
