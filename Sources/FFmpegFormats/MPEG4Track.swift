@@ -126,10 +126,12 @@ struct MPEG4Track: Equatable {
         return nil
     }
 
+    /// The UTF-8 text of `range` of `bytes`.
     private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
     }
 
+    /// The big-endian unsigned integer of `count` bytes at `offset` of `bytes`, as MPEG-4 stores them.
     static func integer(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> UInt64 {
         bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | UInt64($1) }
     }
