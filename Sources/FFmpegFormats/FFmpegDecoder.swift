@@ -10,7 +10,10 @@ import CFFmpeg
 /// An input decoded by FFmpeg's libraries, in aurender's vocabulary: interleaved Float32, cut
 /// to the length the container states with sample accuracy (AAC's end padding is not audio),
 /// as aurender reads it from the header where it can (`HeaderLength`: an MP3's Xing count less
-/// its encoder delay and padding; a DSF's sample count), else as FFmpeg reads it.
+/// its encoder delay and padding; a DSF's sample count; an MPEG-4 track's `iTunSMPB` count
+/// where it has no edit list, `MPEG4Track`), else as FFmpeg reads it. An MPEG-4 track with
+/// neither states no length: its sample table's total, priming and padding included, is an
+/// estimate, and whether the file was cut is told by its bytes.
 ///
 /// A stream that ends before that length, or ends at a read error or a packet that does not
 /// decode, is an error naming the file and both counts, rather than a short render that looks
@@ -28,6 +31,9 @@ final class FFmpegDecoder: AudioDecoder {
     let length: AudioLength
     /// Frames given since the start, held to the stated length.
     private var stated: StatedLength
+    /// Where an MPEG-4 stream's samples end by its index, on a pipe (whose size is unknown
+    /// until it ends): a stream that ends before that byte was cut.
+    private let streamedMediaEnd: Int64?
     /// Float frames for reads as Int16, converted from here (made once, so reading allocates nothing).
     private var scratch: [Float]
     private static let scratchFrames = 4_096
@@ -54,8 +60,14 @@ final class FFmpegDecoder: AudioDecoder {
         let opened = reader
         let headerFrames = container.identifier == "dsf"
             ? ContainerEnd.dsfFrames(head: input.head, rate: opened.sampleRate) : HeaderLength.statedFrames(input)
-        length = (headerFrames ?? opened.exactFrames).map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
-        stated = StatedLength(length, cutShort: container.identifier == "asf" && ContainerEnd.asfIsCutShort(head: input.head, size: source.size),
+        let track = container.identifier == "mp4" ? MPEG4Track.read(input, trackID: opened.streamID) : nil
+        length = headerFrames.map { .exact($0) }
+            ?? track?.length(codec: opened.codec.identifier, isLossless: opened.isLossless, ffmpegFrames: opened.exactFrames)
+            ?? opened.exactFrames.map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
+        let cutShort = container.identifier == "asf" ? ContainerEnd.asfIsCutShort(head: input.head, size: source.size)
+            : track?.isCutShort(size: source.size) == true
+        streamedMediaEnd = source.size == nil ? track?.mediaEnd : nil
+        stated = StatedLength(length, cutShort: cutShort,
                               roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil)
         scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
     }
@@ -67,7 +79,7 @@ final class FFmpegDecoder: AudioDecoder {
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let wanted = stated.framesToRead(frames)
         let got = try reader.read(into: buffer, frames: wanted)
-        if got < wanted, reader.endedEarly != nil { stated.markCutShort() }
+        if got < wanted, reader.endedEarly != nil || streamedMediaEnd.map({ source.position < $0 }) == true { stated.markCutShort() }
         try stated.count(got, of: wanted, path: path)
         return got
     }

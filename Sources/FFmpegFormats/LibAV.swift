@@ -92,8 +92,12 @@ final class LibAVReader {
     /// word (ALAC's decoder leaves it to the stream), else its 8- or 16-bit sample format's
     /// (FFmpeg's PCM decoders leave the word out), or 0.
     let bitsPerRawSample: Int
+    /// The stream's identifier in its container: an MPEG-4 track's ID (`tkhd`), by which
+    /// aurender finds the track in the file's index (`MPEG4Track`).
+    let streamID: Int64
     /// The frames the container states with sample accuracy (a time base of one sample):
-    /// for AAC in MP4, the edit list's duration, so the end padding is not counted.
+    /// for AAC in MP4, the edit list's duration, so the end padding is not counted; without an
+    /// edit list, the sample table's total, priming and padding included (`MPEG4Track` decides).
     let exactFrames: Int64?
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
@@ -173,6 +177,7 @@ final class LibAVReader {
             throw Self.failure(path, index == Self.decoderNotFound ? .unsupportedInput : .invalidFile, reason)
         }
         streamIndex = index
+        streamID = Int64(stream.pointee.id)
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }

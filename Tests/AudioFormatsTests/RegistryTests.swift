@@ -65,3 +65,50 @@ import TestSupport
         #expect(FormatSniffer.sniff(speexPage) == .container(AudioContainer(identifier: "ogg-speex", name: "Ogg Speex audio"), nil))
     }
 }
+
+/// A decoder that refuses an input when opening it hands it to the next kind that claims it or
+/// tries unrecognised inputs; when none opens it, the first refusal is the one said.
+@Suite struct RegistryHandOnTests {
+    /// A kind that claims WAV and refuses everything, or tries everything and refuses it, with `reason`.
+    struct Refusing: AudioFormatKind {
+        var name: String
+        var decodedContainers: Set<AudioContainer>
+        var triesUnrecognisedInputs: Bool
+        var reason: String
+        var kind: AudioFormatError.Kind = .invalidFile
+        func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
+            throw AudioFormatError(path: input.path, kind: kind, reason: reason)
+        }
+        var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [] }
+        func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool { false }
+        func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                         sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
+            throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "none")
+        }
+    }
+
+    @Test func aRefusedFileGoesToTheNextKindThatTries() throws {
+        let refusing = Refusing(name: "first", decodedContainers: [.wav], triesUnrecognisedInputs: false, reason: "unimplemented")
+        let registry = FormatRegistry(kinds: [refusing, LibSndfileFormats()])
+        let decoder = try registry.openDecoder(path: fixture("music.wav"))
+        #expect(decoder.decoderName == "libsndfile")
+        #expect(decoder.format.channelCount == 2)
+    }
+
+    @Test func whenNoneOpensItTheFirstRefusalIsSaid() throws {
+        let first = Refusing(name: "first", decodedContainers: [.wav], triesUnrecognisedInputs: false, reason: "the claimant's words")
+        let second = Refusing(name: "second", decodedContainers: [], triesUnrecognisedInputs: true, reason: "a trier's words")
+        let path = fixture("music.wav")
+        #expect(throws: AudioFormatError(path: path, kind: .invalidFile, reason: "the claimant's words")) {
+            try FormatRegistry(kinds: [first, second]).openDecoder(path: path)
+        }
+    }
+
+    @Test func aFileThatCannotBeOpenedIsNotHandedOn() throws {
+        let first = Refusing(name: "first", decodedContainers: [.wav], triesUnrecognisedInputs: false, reason: "Permission denied", kind: .cannotOpen)
+        let registry = FormatRegistry(kinds: [first, LibSndfileFormats()])
+        #expect(throws: AudioFormatError(path: fixture("music.wav"), kind: .cannotOpen, reason: "Permission denied")) {
+            try registry.openDecoder(path: fixture("music.wav"))
+        }
+    }
+}
