@@ -34,9 +34,8 @@ final class FFmpegDecoder: AudioDecoder {
     /// Where an MPEG-4 stream's samples end by its index, on a pipe (whose size is unknown
     /// until it ends): a stream that ends before that byte was cut.
     private let streamedMediaEnd: Int64?
-    /// Float frames for reads as Int16, converted from here (made once, so reading allocates nothing).
-    private var scratch: [Float]
-    private static let scratchFrames = 4_096
+    /// Reads as Int16, converted from Float32.
+    private var int16: Int16Reading
 
     /// Opens `input` through `api`, which the sniffer took for `expected` (nil when no magic
     /// number named it, and then FFmpeg's probe must be confident).
@@ -57,19 +56,34 @@ final class FFmpegDecoder: AudioDecoder {
         encoding = AudioEncoding(identifier: reader.codec.identifier, name: reader.codec.name, sampleType: exactType)
         format = StreamFormat(sampleRate: Double(reader.sampleRate), channelCount: reader.channelCount,
                               sampleType: exactType ?? .float32, isInterleaved: true)
-        let opened = reader
+        let opened = reader, openedContainer = container
         let headerFrames = container.identifier == "dsf"
             ? ContainerEnd.dsfFrames(head: input.head, rate: opened.sampleRate) : HeaderLength.statedFrames(input)
         let track = container.identifier == "mp4" ? MPEG4Track.read(input, trackID: opened.streamID) : nil
         length = headerFrames.map { .exact($0) }
             ?? track?.length(codec: opened.codec.identifier, isLossless: opened.isLossless, ffmpegFrames: opened.exactFrames)
-            ?? opened.exactFrames.map { .exact($0) } ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
+            ?? opened.exactFrames.map { Self.isGranuleCount(openedContainer, opened) ? .estimated($0) : .exact($0) }
+            ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
         let cutShort = container.identifier == "asf" ? ContainerEnd.asfIsCutShort(head: input.head, size: source.size)
             : track?.isCutShort(size: source.size) == true
         streamedMediaEnd = source.size == nil ? track?.mediaEnd : nil
+        // Only a PCM container's sizes prove a cut when fewer frames decode; a codec's own count
+        // (an edit list, iTunSMPB, a Xing or WavPack header) does not, unless the bytes say so.
+        let countsBytes = headerFrames != nil && Self.containersCountingBytes.contains(container.identifier)
         stated = StatedLength(length, cutShort: cutShort,
-                              roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil)
-        scratch = [Float](repeating: 0, count: Self.scratchFrames * reader.channelCount)
+                              roughly: opened.estimateIsStated ? opened.estimatedFrames.map { ($0, opened.roughTolerance) } : nil,
+                              countIsEvidence: countsBytes)
+        int16 = Int16Reading(channelCount: reader.channelCount)
+    }
+
+    /// FFmpeg's names of the containers whose length `HeaderLength` reads from their sizes in bytes.
+    private static let containersCountingBytes: Set<String> = ["wav", "w64", "aiff", "au", "caf", "dsf"]
+
+    /// Whether `reader`'s exact-looking length is an Ogg stream's last granule position for a
+    /// lossy codec, which counts samples the decoder drops (10,897 of a Vorbis stream's 11,025
+    /// decode through FFmpeg): an estimate.
+    private static func isGranuleCount(_ container: AudioContainer, _ reader: LibAVReader) -> Bool {
+        container.identifier == "ogg" && !reader.isLossless
     }
 
     var decoderName: String { "FFmpeg" }
@@ -85,21 +99,7 @@ final class FFmpegDecoder: AudioDecoder {
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        let channels = format.channelCount
-        var done = 0
-        while done < frames {
-            let part = min(frames - done, Self.scratchFrames)
-            let got = try scratch.withUnsafeMutableBufferPointer { (floats) throws(AudioFormatError) -> Int in
-                let got = try read(into: floats.baseAddress!, frames: part)
-                for index in 0..<(got * channels) {
-                    buffer[done * channels + index] = Int16(max(-32_768, min(32_767, (floats[index] * 32_768).rounded())))
-                }
-                return got
-            }
-            done += got
-            if got < part { break }
-        }
-        return done
+        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
     }
 
     func rewind() throws(AudioFormatError) {
