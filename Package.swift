@@ -12,8 +12,9 @@ import Foundation
 /// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
 /// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
 /// which chooses a decoder by the input's content and refuses by name the formats none reads;
-/// `SoundFile` (libsndfile) is its first tenant, `FFmpegFormats` (FFmpeg's libavformat,
-/// libavcodec, libavutil) its second, for what libsndfile cannot read. `Resampling` holds the `ResamplerEngine`
+/// `SoundFile` (libsndfile) is its first tenant, `Mpg123Formats` (libmpg123) its second, for MPEG
+/// audio, and `FFmpegFormats` (FFmpeg's libavformat, libavcodec, libavutil) its third, for what
+/// libsndfile cannot read; a tenant that refuses an input at open hands it to the next. `Resampling` holds the `ResamplerEngine`
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines.
 /// `Loudness` wraps libebur128 (BS.1770 metering). `PluginHost` hosts LADSPA plugins (dlopen,
