@@ -71,6 +71,15 @@ public struct StatedLength: Sendable {
         throw AudioFormatError(path: path, kind: .invalidFile, reason: reason, shortfall: shortfall)
     }
 
+    /// Reads up to `wanted` frames, no further than the stated length, through `read` (given
+    /// the frames to read, returning those it read), and counts them as `count` does.
+    public mutating func read(_ wanted: Int, path: String, through read: (Int) throws(AudioFormatError) -> Int) throws(AudioFormatError) -> Int {
+        let asked = framesToRead(wanted)
+        let got = try read(asked)
+        try count(got, of: asked, path: path)
+        return got
+    }
+
     /// Starts counting again, after the decoder went back to its first frame.
     public mutating func rewind() {
         position = 0

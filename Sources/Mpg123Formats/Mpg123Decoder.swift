@@ -45,10 +45,7 @@ final class Mpg123Decoder: AudioDecoder {
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        let wanted = stated.framesToRead(frames)
-        let got = try stream.read(into: buffer, frames: wanted)
-        try stated.count(got, of: wanted, path: path)
-        return got
+        try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in try stream.read(into: buffer, frames: asked) }
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {

@@ -37,17 +37,11 @@ final class SndfileDecoder: AudioDecoder {
     var isSeekable: Bool { file.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        let wanted = stated.framesToRead(frames)
-        let got = try file.read(into: buffer, frames: wanted)
-        try stated.count(got, of: wanted, path: path)
-        return got
+        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        let wanted = stated.framesToRead(frames)
-        let got = try file.read(into: buffer, frames: wanted)
-        try stated.count(got, of: wanted, path: path)
-        return got
+        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
     }
 
     func rewind() throws(AudioFormatError) {
