@@ -338,6 +338,7 @@ final class LibAVReader {
     }
 
     private static let streamNotFound = CFFMPEG_AVERROR_STREAM_NOT_FOUND
+    private static let invalidData = CFFMPEG_AVERROR_INVALIDDATA
     private static let decoderNotFound = CFFMPEG_AVERROR_DECODER_NOT_FOUND
 
     private static func release(_ api: CFFmpegAPI, format: inout UnsafeMutablePointer<AVFormatContext>?,
@@ -354,7 +355,12 @@ final class LibAVReader {
 
     /// Why an input cannot be opened, naming what it looked like.
     private static func unreadable(_ api: CFFmpegAPI, _ expected: String?, _ code: Int32) -> String {
-        "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(code == streamNotFound ? "no audio stream" : message(api, code)))"
+        let why = switch code {
+        case streamNotFound: "no audio stream"
+        case invalidData: "its data is not valid: damaged, or holding no audio FFmpeg knows"
+        default: message(api, code)
+        }
+        return "\(expected.map { "\($0) that" } ?? "not audio") FFmpeg cannot read (\(why))"
     }
 
     /// FFmpeg's words for an error code.

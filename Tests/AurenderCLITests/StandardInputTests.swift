@@ -71,6 +71,6 @@ import TestSupport
         let result = try aurender([input, folder.file("out.wav")])
         #expect(result.status == 65)
         #expect(result.standardError
-            == "aurender: \(input): MPEG-4 audio (AAC) that FFmpeg cannot read (Invalid data found when processing input)\n")
+            == "aurender: \(input): MPEG-4 audio (AAC) that FFmpeg cannot read (its data is not valid: damaged, or holding no audio FFmpeg knows)\n")
     }
 }
