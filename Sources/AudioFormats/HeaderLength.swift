@@ -179,6 +179,37 @@ public enum HeaderLength {
         return Int64((dataSize - 4) / UInt64(bytesPerPacket)) * Int64(framesPerPacket)
     }
 
+    /// Whether `input`, a WAV or Wave64 file, is cut: its data chunk runs past the input's last
+    /// byte. The evidence for a coded WAV (ADPCM, GSM 6.10), whose `fact` count is the codec's
+    /// and may overcount; false where the chunk cannot be found or the input is a pipe.
+    public static func dataChunkIsCut(_ input: AudioInput) -> Bool {
+        let bytes = Bytes(input.head) { input.bytes(at: $0, count: $1) }
+        var end: Int64?
+        if bytes.text(0, 4) == "RIFF", bytes.text(8, 4) == "WAVE" {
+            var offset = 12
+            while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: false) {
+                if id == "data" {
+                    end = size == 0xFFFF_FFFF ? nil : Int64(offset) + 8 + Int64(size)
+                    break
+                }
+                offset += 8 + Int(size) + Int(size & 1)
+            }
+        } else if bytes.text(0, 4) == "riff", bytes.text(24, 4) == "wave" {
+            var offset = 40
+            while let id = bytes.text(offset, 4), let size = bytes.uint64LE(offset + 16), size >= 24, size <= UInt64(Int64.max - 7) {
+                if id == "data" {
+                    end = Int64(offset).addingReportingOverflow(Int64(size)).overflow ? nil : Int64(offset) + Int64(size)
+                    break
+                }
+                let (next, overflow) = offset.addingReportingOverflow(Int((size + 7) & ~7))
+                guard !overflow else { break }
+                offset = next
+            }
+        }
+        guard let end, end > 0 else { return false }
+        return input.bytes(at: end - 1, count: 1)?.isEmpty == true
+    }
+
     /// What an MPEG audio file's Xing or Info frame states, as aurender reads it.
     public struct MPEGStatement: Equatable, Sendable {
         /// The frames it decodes to: its frame count times the samples a frame holds, less the

@@ -13,13 +13,19 @@ final class SndfileDecoder: AudioDecoder {
     /// Decodes `file`, held to `statedFrames`, the length its header states as aurender reads it
     /// (`HeaderLength`), where it states one; `estimatedFrames` replaces the count libsndfile
     /// gives for a reader that cannot count (`SoundFileReader.readingToTheEnd`).
-    init(_ file: SoundFileReader, statedFrames: Int64?, estimatedFrames: Int64? = nil) {
+    ///
+    /// A WAV or Wave64 in ADPCM or GSM 6.10 states its length in its `fact` chunk, the codec's
+    /// count: a decode short of it is a cut only when `dataChunkIsCut` (its data chunk runs past
+    /// the file's end); elsewhere the decode is the length, as SoX and FFmpeg give it.
+    init(_ file: SoundFileReader, statedFrames: Int64?, estimatedFrames: Int64? = nil, dataChunkIsCut: Bool = false) {
         self.file = file
         container = LibSndfileFormats.container(file.type)
         encoding = LibSndfileFormats.encoding(file.encoding)
         length = Self.length(counted: estimatedFrames ?? file.frameCount, stated: statedFrames, isMP3: file.type == .mpeg)
+        let countsBlocks = [.wav, .wavex, .w64].contains(container) && [.imaADPCM, .msADPCM, .gsm610].contains(encoding)
         // libsndfile finds an Ogg file's length in its last page; a seekable file without one was cut short.
-        stated = StatedLength(length, cutShort: file.type == .ogg && file.isSeekable && file.frameCount == nil)
+        stated = StatedLength(length, cutShort: (file.type == .ogg && file.isSeekable && file.frameCount == nil) || (countsBlocks && dataChunkIsCut),
+                              countIsEvidence: !countsBlocks)
     }
 
     /// The header's count where it states one: libsndfile shrinks a PCM file's count to the
