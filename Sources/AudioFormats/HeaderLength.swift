@@ -80,8 +80,9 @@ public enum HeaderLength {
     }
 
     /// The frames of a coded WAV: the `fact` chunk's count, which takes off the last block's
-    /// padding, wherever it ends in the data's last block or, where `mayPassTheData`, past it
-    /// (then the file holds less than it states). A count that ends before the last block —
+    /// padding, wherever it ends in the data's last whole block, a part block after it (SoX's
+    /// GSM 6.10 data ends in a stray byte) or, where `mayPassTheData`, past it (then the file
+    /// holds less than it states). A count that ends before the last block —
     /// libsndfile's stereo IMA ADPCM writes its frames over its channels — or no count at all
     /// gives way to the data's whole blocks; nil when the data size ends in a part block, whose
     /// frames depend on the codec.
@@ -90,7 +91,8 @@ public enum HeaderLength {
         let blocks = dataSize / block.bytes + (dataSize % block.bytes == 0 ? 0 : 1)
         let (frames, overflow) = blocks.multipliedReportingOverflow(by: block.frames)
         guard !overflow, frames <= UInt64(Int64.max) else { return nil }
-        if let fact, fact > Int64(frames - block.frames), mayPassTheData || fact <= Int64(frames) { return fact }
+        let framesBeforeLastWholeBlock = Int64((max(dataSize / block.bytes, 1) - 1) * block.frames)
+        if let fact, fact > framesBeforeLastWholeBlock, mayPassTheData || fact <= Int64(frames) { return fact }
         return dataSize % block.bytes == 0 ? Int64(frames) : nil
     }
 

@@ -82,6 +82,15 @@ enum LibSndfile {
         _ = sf_command(handle, Int32(command), nil, Int32(value ? SF_TRUE : SF_FALSE))
     }
 
+    /// Makes an Ogg Opus reader decode at 48 kHz, as RFC 7845 (section 5.1) asks of a player
+    /// and `opusdec` and FFmpeg do (libsndfile picks the encoder's input rate, rounded up to an
+    /// Opus rate), and refreshes `info`; false when libsndfile refuses.
+    static func decodeOpusAtFullRate(_ handle: Handle, info: inout SF_INFO) -> Bool {
+        var rate: Int32 = 48_000
+        guard sf_command(handle, Int32(SFC_SET_ORIGINAL_SAMPLERATE), &rate, Int32(MemoryLayout<Int32>.size)) == SF_TRUE else { return false }
+        return sf_command(handle, Int32(SFC_GET_CURRENT_SF_INFO), &info, Int32(MemoryLayout<SF_INFO>.size)) == 0
+    }
+
     /// Sets a lossy encoder's compression level (0 best quality to 1 smallest); false when refused.
     static func setCompressionLevel(_ handle: Handle, _ level: Double) -> Bool {
         var value = level

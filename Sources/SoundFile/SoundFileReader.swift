@@ -135,6 +135,7 @@ public final class SoundFileReader {
             throw SoundFileError(path: path, kind: .invalidFile, reason: Self.inPlainWords(reason))
         }
         handle = opened
+        Self.decodeOpusAtFullRate(opened, info: &info)
         type = SoundFileType(rawValue: info.format)
         encoding = SoundFileEncoding(rawValue: info.format)
         format = StreamFormat(sampleRate: Double(info.samplerate), channelCount: Int(info.channels),
@@ -204,7 +205,14 @@ public final class SoundFileReader {
             throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the file")
         }
         _ = LibSndfile.close(handle)
+        Self.decodeOpusAtFullRate(reopened, info: &info)
         self.handle = reopened
+    }
+
+    /// Ogg Opus decodes at 48 kHz, whatever rate its encoder was given (`LibSndfile.decodeOpusAtFullRate`).
+    private static func decodeOpusAtFullRate(_ handle: LibSndfile.Handle, info: inout SF_INFO) {
+        guard SoundFileEncoding(rawValue: info.format) == .opus, info.samplerate != 48_000 else { return }
+        _ = LibSndfile.decodeOpusAtFullRate(handle, info: &info)
     }
 
     /// The frame count libsndfile reports, or nil when it stands for "unknown": a negative or

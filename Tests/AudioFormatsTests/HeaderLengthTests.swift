@@ -51,6 +51,11 @@ import Darwin
         // GSM 6.10: 65-byte blocks of 320 frames.
         let gsm = Self.codedWave(formatTag: 0x31, channels: 1, blockAlign: 65, samplesPerBlock: 320, fact: 8002, dataSize: 26 * 65)
         #expect(HeaderLength.statedFrames(gsm) == 8002)
+        // SoX's GSM 6.10 WAV: 25 blocks and a stray byte, with a fact count of the 25 blocks' frames.
+        let soxGSM = Self.codedWave(formatTag: 0x31, channels: 1, blockAlign: 65, samplesPerBlock: 320, fact: 8000, dataSize: 25 * 65 + 1)
+        #expect(HeaderLength.statedFrames(soxGSM) == 8000, "a count ending in the last whole block, before a part block")
+        #expect(msADPCM(fact: 8002, dataSize: 16 * 256 + 10) == 8002, "a count ending in a part block")
+        #expect(msADPCM(fact: 7000, dataSize: 16 * 256 + 10) == nil, "a count ending before the last whole block gives way")
         // A Sony Wave64 believes its count only up to its data's end (libsndfile writes 2^63 - 10001 there).
         func wave64(fact: UInt64) -> [UInt8] {
             var bytes: [UInt8] = []

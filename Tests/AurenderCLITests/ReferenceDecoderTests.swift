@@ -62,4 +62,13 @@ import Testing
         #expect(ours.count == source)
         #expect(ours == reference)
     }
+
+    /// An Opus stream made from 24 kHz audio decodes at 48 kHz too (RFC 7845's advice to a
+    /// player), as opusdec and FFmpeg give it; libsndfile alone would give 24 kHz.
+    @Test func opusFromALowerRateDecodesAt48kHz() throws {
+        let (ours, reference, source) = try Self.decodes(name: "x.opus", rate: 24_000, decodeOptions: ["--bits", "float"],
+                                                         tool: "opusdec") { ["--quiet", "--float", "--rate", "48000", $0, $1] }
+        #expect(ours.count == 2 * source)
+        #expect(ours == reference)
+    }
 }
