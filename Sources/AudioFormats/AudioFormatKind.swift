@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// One implementation of decoding and encoding behind the registry, as a SoX format handler:
 /// it lists the containers it claims and opens decoders and encoders for them.
 ///
@@ -7,6 +12,9 @@ public protocol AudioFormatKind: Sendable {
     var name: String { get }
     /// The containers it decodes when the input's first bytes name them.
     var decodedContainers: Set<AudioContainer> { get }
+    /// The only encodings it claims in some of `decodedContainers` (libvorbisfile: Vorbis in
+    /// Ogg); in the others, and by default, it claims every encoding.
+    var decodedEncodings: [AudioContainer: [AudioEncoding]] { get }
     /// Whether it also tries inputs whose first bytes no table recognises (formats it knows by
     /// other means, such as headerless or rare ones).
     var triesUnrecognisedInputs: Bool { get }
@@ -23,4 +31,36 @@ public protocol AudioFormatKind: Sendable {
     /// as `settings` ask (a lossy encoding's bit rate or quality).
     func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
                      sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder
+}
+
+extension AudioFormatKind {
+    /// None: every encoding in each of `decodedContainers`.
+    public var decodedEncodings: [AudioContainer: [AudioEncoding]] { [:] }
+
+    /// Whether it claims an input whose first bytes name `container` and, where they tell it,
+    /// `encoding`: one in `decodedContainers`, in one of `decodedEncodings` where those are given.
+    public func claims(_ container: AudioContainer, encoding: AudioEncoding?) -> Bool {
+        guard decodedContainers.contains(container) else { return false }
+        guard let only = decodedEncodings[container] else { return true }
+        return encoding.map(only.contains) ?? false
+    }
+}
+
+/// A kind that only decodes (libmpg123, libvorbisfile): it writes nothing, and the registry's
+/// encoders come from the other kinds.
+public protocol AudioDecoderKind: AudioFormatKind {}
+
+extension AudioDecoderKind {
+    /// None.
+    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [] }
+
+    /// Never.
+    public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool { false }
+
+    /// Refuses, closing `fileDescriptor`.
+    public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
+                            sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
+        close(fileDescriptor)
+        throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "\(name) writes no files")
+    }
 }

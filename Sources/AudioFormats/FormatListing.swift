@@ -2,7 +2,8 @@
 /// the kinds' own claims (`decodedContainers`, `writtenFormats`) and the sniffer's names, so it
 /// cannot drift from what the registry does.
 public struct FormatListing: Sendable {
-    /// A container the registry reads by its content, and the kind that decodes it.
+    /// A container the registry reads by its content, and the kind that decodes it (a container
+    /// whose encodings are shared out among kinds is read once for each).
     public struct Read: Sendable {
         /// The container.
         public let container: AudioContainer
@@ -10,6 +11,9 @@ public struct FormatListing: Sendable {
         public let descriptions: [String]
         /// The kind that decodes it: the first that claims it.
         public let decoder: String
+        /// The only encodings `decoder` claims in it (Vorbis, for libvorbisfile in Ogg); empty
+        /// when it claims every encoding, or the ones that the kinds listed before it leave.
+        public let encodings: [AudioEncoding]
     }
 
     /// A container the registry writes, the encodings it writes in it, and the kind that encodes them.
@@ -35,8 +39,9 @@ public struct FormatListing: Sendable {
         var writes: [Write] = []
         for kind in registry.kinds {
             for container in kind.decodedContainers.sorted(by: { $0.identifier < $1.identifier })
-            where !reads.contains(where: { $0.container == container }) {
-                reads.append(Read(container: container, descriptions: FormatSniffer.Finding.descriptions(of: container), decoder: kind.name))
+            where !reads.contains(where: { $0.container == container && $0.encodings.isEmpty }) {
+                reads.append(Read(container: container, descriptions: FormatSniffer.Finding.descriptions(of: container), decoder: kind.name,
+                                  encodings: kind.decodedEncodings[container] ?? []))
             }
             for (container, encodings) in kind.writtenFormats where !writes.contains(where: { $0.container == container }) {
                 writes.append(Write(container: container, encodings: encodings, encoder: kind.name))

@@ -71,8 +71,8 @@ public struct FormatRegistry: Sendable {
             throw AudioFormatError(path: input.path, kind: .invalidFile, reason: input.path == "-" ? "standard input is empty" : "the file is empty")
         }
         switch FormatSniffer.sniff(input.head) {
-        case .container(let container, _):
-            let claiming = kinds.filter { $0.decodedContainers.contains(container) }
+        case .container(let container, let encoding):
+            let claiming = kinds.filter { $0.claims(container, encoding: encoding) }
             guard !claiming.isEmpty else { throw unsupported(input.path, container.name) }
             let others = kinds.filter { kind in kind.triesUnrecognisedInputs && !claiming.contains { $0.name == kind.name } }
             return try firstDecoder(among: claiming + others, for: input)

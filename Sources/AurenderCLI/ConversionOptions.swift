@@ -5,7 +5,7 @@ import Aurender
 /// reads the inputs.
 struct ConversionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode every input with this decoder whatever it holds (\(ConversionOptions.decoderNames)).",
-                               valueName: "sndfile|mpg123|ffmpeg"), completion: CompletionValues.decoders)
+                               valueName: "decoder"), completion: CompletionValues.decoders)
     var decoder: String?
 
     @Flag(help: "Render an input that ends before its stated length (truncated, or a header that lies) as far as it decodes, reporting the shortfall, instead of failing.")
@@ -101,7 +101,7 @@ struct ConversionOptions: ParsableArguments {
         settings.salvage = salvage
     }
 
-    /// The decoders this build has, as `--decoder` takes them (`sndfile`, `mpg123`, `ffmpeg`).
+    /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `sndfile`, `mpg123`, `ffmpeg`).
     static var decoderNames: String {
         FormatRegistry.standard.kinds.map { kind in
             let lower = kind.name.lowercased()

@@ -19,6 +19,8 @@ struct FormatsCommand: ParsableCommand {
         var container: String
         var descriptions: [String]
         var decoder: String
+        /// The only encodings the decoder claims in the container; absent when it claims all.
+        var encodings: [String]?
     }
 
     /// A written container, as printed with `--json`.
@@ -43,7 +45,8 @@ struct FormatsCommand: ParsableCommand {
         if json {
             print(try ReportJSON.text(ListingInfo(
                 decoders: FormatRegistry.standard.kinds.filter { !$0.decodedContainers.isEmpty }.map(\.name),
-                reads: listing.reads.map { ReadInfo(container: $0.container.identifier, descriptions: $0.descriptions, decoder: $0.decoder) },
+                reads: listing.reads.map { ReadInfo(container: $0.container.identifier, descriptions: $0.descriptions, decoder: $0.decoder,
+                                                      encodings: $0.encodings.isEmpty ? nil : $0.encodings.map(\.identifier)) },
                 decodersOfUnrecognisedInputs: listing.decodersOfUnrecognisedInputs,
                 writes: listing.writes.map {
                     WriteInfo(container: $0.container.identifier, description: $0.container.name, extensions: $0.container.extensions,
@@ -59,7 +62,9 @@ struct FormatsCommand: ParsableCommand {
         func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
         var lines = ["Reads (recognised by content; raw needs --input-type raw):"]
         for read in listing.reads {
-            lines.append("  " + padded(read.container.identifier, 11) + padded(read.decoder, 12) + read.descriptions.joined(separator: "; "))
+            let shared = listing.reads.contains { $0.container == read.container && !$0.encodings.isEmpty }
+            let encodings = read.encodings.isEmpty ? (shared ? ": the other encodings" : "") : ": " + read.encodings.map(\.name).joined(separator: ", ")
+            lines.append("  " + padded(read.container.identifier, 11) + padded(read.decoder, 12) + read.descriptions.joined(separator: "; ") + encodings)
         }
         lines.append("  other inputs are tried by \(listing.decodersOfUnrecognisedInputs.joined(separator: ", then "))")
         lines.append("Writes (chosen by --type or the output's extension):")

@@ -16,7 +16,7 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print a JSON array on standard output instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold.", valueName: "sndfile|mpg123|ffmpeg"), completion: CompletionValues.decoders)
+    @Option(help: ArgumentHelp("Decode with this decoder whatever the files hold (\(ConversionOptions.decoderNames)).", valueName: "decoder"), completion: CompletionValues.decoders)
     var decoder: String?
 
     @Flag(help: "Decode each file and count its frames, rather than take its header's word (or estimate) for them.")

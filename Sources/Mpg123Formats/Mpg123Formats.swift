@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AudioFormats
 
 /// libmpg123 as a tenant of the format registry: it decodes MPEG audio — MP3, and MP2 and MP1
@@ -11,7 +6,7 @@ import AudioFormats
 ///
 /// It takes MP3 over from libsndfile, which decodes through libmpg123 too but stopped at length
 /// estimates, failed on some tags ("Unspecified internal error") and refused MP3 in WAV.
-public struct Mpg123Formats: AudioFormatKind {
+public struct Mpg123Formats: AudioDecoderKind {
     /// libmpg123's kind, as the registry lists it.
     public init() {}
 
@@ -35,18 +30,5 @@ public struct Mpg123Formats: AudioFormatKind {
             throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not MPEG audio (MP3, MP2 or MP1), which is all libmpg123 decodes")
         }
         return try Mpg123Decoder(input: input, container: container)
-    }
-
-    /// None: libsndfile writes MP3.
-    public var writtenFormats: [(container: AudioContainer, encodings: [AudioEncoding])] { [] }
-
-    /// Never: libmpg123 only decodes.
-    public func canWrite(container: AudioContainer, encoding: AudioEncoding, sampleRate: Int, channelCount: Int) -> Bool { false }
-
-    /// Refuses, closing `fileDescriptor`: libmpg123 only decodes.
-    public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
-                            sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
-        close(fileDescriptor)
-        throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "libmpg123 writes no files")
     }
 }

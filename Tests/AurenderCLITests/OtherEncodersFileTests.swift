@@ -126,4 +126,45 @@ import Testing
         #expect(try samples(of: folder.file("out.wav")).samples.isEmpty)
         #expect(try aurender(["info", input]).output.contains("Frames      : 0\n"))
     }
+
+    /// LMMS's samples put their first audio packets on the setup header's page, against the
+    /// Vorbis specification: oggdec (libvorbisfile) drops them and trims by the next page's
+    /// granule. aurender gives oggdec's samples and shows the granule count as an estimate;
+    /// libsndfile gave 1,024 frames more, at the start.
+    @Test func anOggVorbisWithAudioOnTheSetupPageDecodesAsOggdecDoes() throws {
+        let folder = try TemporaryFolder()
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("music.ogg"))))
+        let lmms = OggPage.audioOnTheSetupPage(original)
+        #expect(OggPage.pages(of: lmms).count == OggPage.pages(of: original).count - 1)
+        let input = folder.file("lmms.ogg")
+        try Data(lmms).write(to: URL(fileURLWithPath: input))
+        try ReferenceDecoderTests.run("oggdec", ["-Q", "-o", folder.file("oggdec.wav"), input])
+        let reference = try samples(of: folder.file("oggdec.wav")).samples
+        let result = try aurender([input, folder.file("out.wav"), "--bits", "16", "--dither", "none"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let ours = try samples(of: folder.file("out.wav")).samples
+        #expect(ours.count < 2 * 132_300, "the packets on the setup page are not decoded")
+        #expect(ours == reference)
+        let info = try aurender(["info", "--json", input])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: info.standardOutput) as? [[String: Any]])
+        #expect(parsed.first?["length"] as? String == "estimated")
+    }
+
+    /// An Ogg Vorbis file whose last page does not end its stream was cut, though every page
+    /// in it is whole; bytes after the last page (a tag some program appended) cut nothing.
+    @Test func anOggIsCutWhenItsLastPageDoesNotEndTheStream() throws {
+        let folder = try TemporaryFolder()
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("music.ogg"))))
+        let pages = OggPage.pages(of: original)
+        let cut = folder.file("cut.ogg"), tagged = folder.file("tagged.ogg")
+        try Data(pages.dropLast().flatMap(\.bytes)).write(to: URL(fileURLWithPath: cut))
+        try Data(original + Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)).write(to: URL(fileURLWithPath: tagged))
+        let failed = try aurender([cut, folder.file("cut.wav")])
+        #expect(failed.status == 65)
+        #expect(failed.standardError == "aurender: \(cut): the file ends early, without the end of its stream, after \(pages[pages.count - 2].granule) frames (truncated or damaged)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cut.wav")))
+        let whole = try aurender([tagged, folder.file("tagged.wav")])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        #expect(try samples(of: folder.file("tagged.wav")).samples.count == 2 * 132_300)
+    }
 }

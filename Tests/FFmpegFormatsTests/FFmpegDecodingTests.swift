@@ -117,12 +117,12 @@ import TestSupport
         #expect(shorts[0..<got].map { Float($0) / 32_768 } == Self.source(rate: 44_100, frames: 11_025))
     }
 
-    @Test func theRegistryPicksFFmpegForM4aAndLibsndfileForWavAndFlac() throws {
+    @Test func theRegistryPicksFFmpegForM4aLibsndfileForWavAndFlacAndVorbisfileForVorbis() throws {
         let kind = { (path: String) throws -> String in String(describing: type(of: try FormatRegistry.standard.openDecoder(path: path))) }
         #expect(try kind(fixture("ffmpeg/aac.m4a")) == "FFmpegDecoder")
         #expect(try kind(fixture("music.wav")) == "SndfileDecoder")
         #expect(try kind(fixture("music.flac")) == "SndfileDecoder")
-        #expect(try kind(fixture("music.ogg")) == "SndfileDecoder")
+        #expect(try kind(fixture("music.ogg")) == "VorbisFileDecoder")
     }
 
     @Test func aFileWithNoAudioStreamIsRefusedByName() throws {
@@ -152,7 +152,7 @@ import TestSupport
 
     @Test func anUnknownDecoderIsRefusedWithTheNamesThereAre() throws {
         #expect(throws: AudioFormatError(path: "x.wav", kind: .unsupportedInput,
-                                         reason: "no decoder called gstreamer in this build (it has libsndfile, mpg123, FFmpeg)")) {
+                                         reason: "no decoder called gstreamer in this build (it has vorbisfile, libsndfile, mpg123, FFmpeg)")) {
             try FormatRegistry.standard.openDecoder(path: "x.wav", decoder: "gstreamer")
         }
     }

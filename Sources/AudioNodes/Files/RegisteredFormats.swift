@@ -4,13 +4,14 @@ import FFmpegFormats
 #endif
 import Mpg123Formats
 import SoundFile
+import VorbisFormats
 
 extension FormatRegistry {
     /// The decoders and encoders this build has, in order of preference: the one list of
     /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here. FFmpeg's
     /// is there when the package's `FFmpeg` trait is on (the default).
     public static let standard: FormatRegistry = {
-        var kinds: [any AudioFormatKind] = [LibSndfileFormats(), Mpg123Formats()]
+        var kinds: [any AudioFormatKind] = [VorbisFileFormats(), LibSndfileFormats(), Mpg123Formats()]
         #if FFmpeg
         kinds.append(FFmpegFormats())
         #endif
