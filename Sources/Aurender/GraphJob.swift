@@ -160,7 +160,7 @@ public struct GraphJob {
         var nodes: [String: AudioNode] = [:]
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
-        var readers: [FileSource] = []
+        var readers: [(input: String, source: FileSource)] = []
         var eventLines: [String] = []
         var outputNode: GenericOutput?
         do {
@@ -177,7 +177,7 @@ public struct GraphJob {
                 guard let destination = nodes[connection.to] else { continue }
                 if let source = files.first(where: { $0.name == connection.from }) {
                     let reader = OutputRendering.makeReader(source.file, readingAhead: readingAhead)
-                    readers.append(reader)
+                    readers.append((source.path, reader))
                     let folds = destination is MixerNode && reader.format.channelCount > 2
                     if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: rate,
                                                                           channelCount: folds ? destination.streamFormat(scope: .output)?.channelCount : nil,

@@ -86,7 +86,7 @@ public struct MixJob {
         let graph = Graph()
         let outputNode = GenericOutput()
         var branches: [RenderPlan.Branch] = []
-        var readers: [FileSource] = []
+        var readers: [(input: String, source: FileSource)] = []
         var tail: [AudioNode] = []
         var length: Int64? = 0
         do {
@@ -97,7 +97,7 @@ public struct MixJob {
             try graph.addNode(mixer)
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
                 let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
-                readers.append(reader)
+                readers.append((input.path, reader))
                 var chain: [AudioNode] = []
                 var format = reader.format
                 let folds = format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1)

@@ -10,8 +10,8 @@ struct PreparedRender {
     let branches: [RenderPlan.Branch]
     /// The mixer and what follows it, for a mix; empty for a single input.
     let tail: [AudioNode]
-    /// The sources feeding the graph (kept alive while it renders).
-    let readers: [FileSource]
+    /// The sources feeding the graph (kept alive while it renders), each with the input it reads.
+    let readers: [(input: String, source: FileSource)]
     let graph: Graph
     let outputNode: GenericOutput
     let format: StreamFormat
@@ -38,9 +38,7 @@ struct PreparedRender {
         guard let normalization else {
             let prepared = try prepare(nil)
             options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-            var summary = try prepared.run(output: output, settings: options)
-            if summary.frames == 0 { summary.inputsWithoutAudio = inputs }
-            return summary
+            return try prepared.run(output: output, settings: options)
         }
         if inputs.contains("-") { throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input") }
         let first = try prepare(nil)
@@ -66,8 +64,13 @@ struct PreparedRender {
     func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
                                                 encoderSettings: encoderSettings, dither: dither, settings: settings)
-        return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
-                                 frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
-                                 rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+        var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
+                                        frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
+                                        rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+        let gaveAudio = Set(readers.filter { $0.source.framesRead > 0 }.map(\.input))
+        for (input, _) in readers where !gaveAudio.contains(input) && !summary.inputsWithoutAudio.contains(input) {
+            summary.inputsWithoutAudio.append(input)
+        }
+        return summary
     }
 }

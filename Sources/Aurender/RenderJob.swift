@@ -68,8 +68,8 @@ public struct RenderJob {
         public var normalization: LoudnessNormalization.Outcome?
         /// The inputs that ended before their stated length, salvaged (`RenderSettings.salvage`).
         public var shortfalls: [InputShortfall] = []
-        /// The inputs, when none of them held any audio: a valid file of no frames renders an
-        /// empty output, which is said rather than passed off in silence.
+        /// The inputs that held no audio (valid files of no frames), in the order read: said
+        /// rather than passed off in silence, with the output's emptiness when none held any.
         public var inputsWithoutAudio: [String] = []
     }
 
@@ -154,7 +154,7 @@ public struct RenderJob {
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: file, format: format)
         let processed = OutputRendering.isProcessing(chain)
-        return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reader],
+        return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [(input, reader)],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
                               dither: OutputRendering.dither(for: encoding, inputs: [file.encoding], processed: processed, settings: options.settings),
                               expectedFrames: expectedFrames, encoderSettings: options.format.encoder)

@@ -6,7 +6,7 @@ enum RenderMessages {
     /// written as they were, and a loudness normalization that fell short of its target:
     /// printed even with `--quiet`.
     static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
-        var lines = summary.inputsWithoutAudio.map { "\($0): the input holds no audio; \(output) is empty" }
+        var lines = summary.inputsWithoutAudio.map { "\($0): the input holds no audio" + (summary.frames == 0 ? "; \(output) is empty" : "") }
         lines += summary.shortfalls.map { "\($0.description) (truncated or damaged); rendered the \($0.shortfall.found) frames that decode" }
         let count = summary.clipCount, integer = summary.outputEncoding.integerBits != nil
         if count.overs > 0 {

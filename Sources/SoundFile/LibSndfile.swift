@@ -91,6 +91,11 @@ enum LibSndfile {
         return sf_command(handle, Int32(SFC_GET_CURRENT_SF_INFO), &info, Int32(MemoryLayout<SF_INFO>.size)) == 0
     }
 
+    /// Writes the file's header as it stands (`SFC_UPDATE_HEADER_NOW`).
+    static func updateHeader(_ handle: Handle) {
+        _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+    }
+
     /// Sets a lossy encoder's compression level (0 best quality to 1 smallest); false when refused.
     static func setCompressionLevel(_ handle: Handle, _ level: Double) -> Bool {
         var value = level

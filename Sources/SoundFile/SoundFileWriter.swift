@@ -18,6 +18,8 @@ public final class SoundFileWriter {
     public let channelCount: Int
     private var handle: LibSndfile.Handle?
     private let fileDescriptor: Int32
+    /// Whether any frame was written: libsndfile's FLAC encoder writes its header with the first.
+    private var wroteFrames = false
 
     /// Whether libsndfile can write `encoding` in `type` at all.
     public static func canWrite(type: SoundFileType, encoding: SoundFileEncoding, sampleRate: Int, channelCount: Int) -> Bool {
@@ -102,6 +104,8 @@ public final class SoundFileWriter {
         guard let handle else { return }
         self.handle = nil
         defer { close(fileDescriptor) }
+        // A FLAC file of no frames still needs its header to be a FLAC file (flac -t reads it).
+        if !wroteFrames { LibSndfile.updateHeader(handle) }
         let status = LibSndfile.close(handle)
         if status != 0 {
             throw SoundFileError(path: path, kind: .writeFailed,
@@ -114,6 +118,7 @@ public final class SoundFileWriter {
     }
 
     private func check(_ written: Int, of frames: Int) throws(SoundFileError) {
+        wroteFrames = wroteFrames || written > 0
         if written != frames {
             let message = handle.map { SoundFileReader.cleaned(LibSndfile.errorMessage($0)) } ?? "file closed"
             throw SoundFileError(path: path, kind: .writeFailed,

@@ -127,6 +127,30 @@ import Testing
         #expect(try aurender(["info", input]).output.contains("Frames      : 0\n"))
     }
 
+    /// A mix names the input that held no audio; the others fill the output.
+    @Test func aMixNamesItsEmptyInput() throws {
+        let folder = try TemporaryFolder()
+        let empty = folder.file("empty.wav"), output = folder.file("mix.wav")
+        try writeFloats([], channels: 2, rate: 44_100, to: empty)
+        let result = try aurender(["mix", empty, fixture("music.wav"), "--output", output, "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "aurender: \(empty): the input holds no audio\n")
+        #expect(try samples(of: output).samples.count == 2 * 132_300)
+    }
+
+    /// An empty FLAC output is a FLAC file (libsndfile writes its header with the first frame,
+    /// so it used to be 0 bytes, which flac -t rejects), and reads back as no audio.
+    @Test func anEmptyFLACOutputIsAFLACFile() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("empty.wav"), flac = folder.file("empty.flac")
+        try writeFloats([], channels: 2, rate: 44_100, to: input)
+        #expect(try aurender([input, flac, "--quiet"]).status == 0)
+        try ReferenceDecoderTests.run("flac", ["-t", "-s", flac])
+        let again = try aurender([flac, folder.file("again.wav"), "--quiet"])
+        #expect(again.standardError == "aurender: \(flac): the input holds no audio; \(folder.file("again.wav")) is empty\n")
+        #expect(try samples(of: folder.file("again.wav")).samples.isEmpty)
+    }
+
     /// LMMS's samples put their first audio packets on the setup header's page, against the
     /// Vorbis specification: oggdec (libvorbisfile) drops them and trims by the next page's
     /// granule. aurender gives oggdec's samples and shows the granule count as an estimate;

@@ -4,6 +4,8 @@ import AudioGraph
 public protocol FileSource: AnyObject {
     /// What it produces, in the canonical form.
     var format: StreamFormat { get }
+    /// Frames handed to the graph so far.
+    var framesRead: Int64 { get }
     /// Fills `buffers` with the next `request.frameCount` frames; a `RenderCallback`.
     func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ buffers: AudioBufferList) throws -> Int
 }
