@@ -27,11 +27,13 @@ demo: deps
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
 	.build/release/aurender info --loudness out/music-bass-booster.wav
 
-## Runs every test, then the README's Makefile pattern rule with make -j2, then 5 s of each fuzzer.
+## Runs every test, then the README's Makefile pattern rule with make -j2, then 5 s of each
+## fuzzer, then the corpus check on files the project did not make.
 test: deps
 	swift test
 	$(MAKE) pattern-rule-check
 	$(MAKE) fuzz-smoke
+	$(MAKE) corpus
 
 ## Runs the benchmarks against sndfile-convert, SoX and FFmpeg (installs them if missing).
 bench: deps
@@ -108,14 +110,14 @@ fuzz-smoke:
 # codec's reference decoder, FFmpeg and SoX. Build aurender first (swift build, or
 # swift build -c release and make corpus AURENDER=.build/release/aurender); CORPUS_FLAGS
 # passes options such as --only TEXT, --jobs N, --timeout S or --report FILE.
-CORPUS_PACKAGES = ffmpeg sox libsox-fmt-mp3 lame twolame flac vorbis-tools opus-tools wavpack mpg123
+CORPUS_PACKAGES = ffmpeg sox libsox-fmt-mp3 lame twolame flac vorbis-tools opus-tools wavpack mpg123 python3-pip
 CORPUS_TOOLS = ffmpeg ffprobe sox lame twolame flac oggenc oggdec opusenc opusdec wavpack wvunpack mpg123 dpkg-deb
 
 ## Judges aurender on a corpus it did not make; prints a Markdown table and every FAIL, and
 ## exits non-zero on any FAIL.
 corpus:
 	@( for tool in $(CORPUS_TOOLS); do command -v $$tool >/dev/null || exit 1; done; \
-		sox -h 2>&1 | grep -qw mp3 ) || { \
+		sox -h 2>&1 | grep -qw mp3 && python3 -m pip --version >/dev/null 2>&1 ) || { \
 		echo "installing $(CORPUS_PACKAGES) (the corpus's encoders and reference decoders)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 $(CORPUS_PACKAGES); }
 	python3 fixtures/corpus/corpus.py --aurender "$(AURENDER)" $(CORPUS_FLAGS)

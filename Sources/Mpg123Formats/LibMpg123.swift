@@ -54,7 +54,8 @@ final class Mpg123Stream {
         var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
         if status == MPG123_OK.rawValue { status = mpg123_getformat(handle, &rate, &channels, &encoding) }
         guard status == MPG123_OK.rawValue, rate > 0, channels > 0 else {
-            let reason = Self.reason(handle, status)
+            // libmpg123 says "I am done with this track" of a file it found no frame in.
+            let reason = status == MPG123_DONE.rawValue ? "no MPEG audio frame in it" : Self.reason(handle, status)
             mpg123_delete(handle)
             self.handle = nil
             throw AudioFormatError(path: path, kind: .invalidFile, reason: "not MPEG audio libmpg123 can decode (\(reason))")

@@ -263,6 +263,10 @@ public final class SoundFileReader {
             "libsndfile's decoder stopped part way without saying why (the file may be damaged)"
         case let flac where flac.hasPrefix("unknown error in flac decoder") || flac.hasPrefix("Error in FLAC"):
             "its FLAC data does not decode (damaged, or a FLAC variant libFLAC rejects)"
+        case "flac decoder lost sync":
+            "it is damaged: its FLAC frames break off where the decoder expects the next"
+        case let wave where wave.hasPrefix("Error in WAV/W64/RF64 file") && wave.contains("'fmt '"):
+            "it is damaged: its WAV format chunk (fmt) is malformed"
         default:
             reason
         }

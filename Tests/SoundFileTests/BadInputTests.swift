@@ -125,6 +125,8 @@ import Testing
         ("unknown error in flac decoder", "its FLAC data does not decode (damaged, or a FLAC variant libFLAC rejects)"),
         ("File contains data in an unimplemented format", "it holds audio in an encoding libsndfile does not implement"),
         ("Format not recognised", "not audio libsndfile can decode (unrecognised or damaged)"),
+        ("flac decoder lost sync", "it is damaged: its FLAC frames break off where the decoder expects the next"),
+        ("Error in WAV/W64/RF64 file. Malformed 'fmt ' chunk", "it is damaged: its WAV format chunk (fmt) is malformed"),
         ("Bad format field in SF_INFO struct", "Bad format field in SF_INFO struct"),
     ])
     func messagesAreSaidInPlainWords(said: String, meant: String) {
