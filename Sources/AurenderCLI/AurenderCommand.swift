@@ -46,8 +46,7 @@ struct AurenderCommand: ParsableCommand {
     /// and where its help is) and returns the status it ends the command with.
     private static func usageError(_ message: String, in subcommand: ParsableCommand.Type) -> ExitCode {
         let name = subcommand.configuration.commandName ?? ""
-        fputs("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n",
-              stderr)
+        writeToStandardError("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n")
         return ExitCode(ExitStatus.usage.rawValue)
     }
 

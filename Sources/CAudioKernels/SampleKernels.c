@@ -46,7 +46,7 @@ INLINE int32_t inspect(float x, counts *c) {
 INLINE int32_t quantize_float(float x, float scale, float high, float low, float noise, counts *c) {
     const float magic = 12582912.0f;
     int32_t finite = inspect(x, c);
-    float v = finite & (x != 0.0f) ? x * scale + noise : 0.0f;
+    float v = (finite & (x != 0.0f)) ? x * scale + noise : 0.0f;
     c->overs += (v >= high + 0.5f) | (v < low - 0.5f);
     float clipped = v > high ? high : v;
     clipped = clipped < low ? low : clipped;
@@ -60,7 +60,7 @@ INLINE int32_t quantize_float(float x, float scale, float high, float low, float
 INLINE int32_t quantize_double(float x, double scale, double high, double low, float noise, counts *c) {
     const double magic = 6755399441055744.0;
     int32_t finite = inspect(x, c);
-    double v = finite & (x != 0.0f) ? (double)x * scale + (double)noise : 0.0;
+    double v = (finite & (x != 0.0f)) ? (double)x * scale + (double)noise : 0.0;
     c->overs += (v >= high + 0.5) | (v < low - 0.5);
     double clipped = v > high ? high : v;
     clipped = clipped < low ? low : clipped;

@@ -7,7 +7,8 @@ import Synchronization
 /// The producer takes a free slot, fills it and publishes it; the consumer takes the next
 /// filled slot, uses it and frees it. Each side waits on a semaphore only when the ring is
 /// empty or full, so a steady stream flows without locks; nothing is allocated after init.
-final class SlotRing {
+// Safe to share: slots change hands only through the semaphores, and each index is moved by one side.
+final class SlotRing: @unchecked Sendable {
     /// One block: canonical buffers, how many frames are valid, and whether it is the last.
     final class Slot {
         let storage: AudioBufferStorage
