@@ -22,6 +22,16 @@ import Testing
         }
     }
 
+    /// A library user's first graph needs no force-unwrap: lookups throw typed errors instead.
+    @Test(arguments: Snippets.documentFiles)
+    func noSnippetForceUnwraps(file: String) throws {
+        for block in try Snippets.documented(in: file) {
+            for line in block.split(separator: "\n") where line.contains(/[\w)\]}]!(?!=)/) {
+                Issue.record("\(file): a snippet force-unwraps: \(line)")
+            }
+        }
+    }
+
     @Test func regionsAreFoundAndDedented() {
         #expect(Snippets.dedented(["        let a = 1", "", "        if a {  ", "            b()", "        }"])
                 == "let a = 1\n\nif a {\n    b()\n}")
