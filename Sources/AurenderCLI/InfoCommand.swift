@@ -167,10 +167,7 @@ struct InfoCommand: ParsableCommand {
         let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
         let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
         let (secs, millis) = rest2.quotientAndRemainder(dividingBy: 1000)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
+        func pad(_ value: Int, _ width: Int) -> String { String(value).padded(to: width, fill: "0", alignedRight: true) }
         return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(secs, 2)).\(pad(millis, 3))"
     }
 }
