@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
 
 /// The libFuzzer harnesses (`Sources/FuzzHarnesses`), only when `AURENDER_FUZZ` is set: `make fuzz`

@@ -94,11 +94,9 @@ public enum SampleConversion {
     public static func quantize(_ buffers: AudioBufferList, frames: Int, bits: Int,
                                 into destination: UnsafeMutablePointer<Int32>, dither: inout TPDFDither?) -> ClipCount {
         precondition((8...32).contains(bits), "bit depth \(bits) is not 8 to 32")
-        var stats = aurender_clip_stats()
-        withDitherState(&dither) {
-            aurender_quantize_s32(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats, $0)
+        return quantizing(buffers, dither: &dither) { channels, stats, state in
+            aurender_quantize_s32(channels, Int32(buffers.channelCount), frames, Int32(bits), destination, stats, state)
         }
-        return ClipCount(stats)
     }
 
     /// Joins the channels into interleaved 16-bit integers (what `sf_writef_short` takes),
@@ -106,16 +104,23 @@ public enum SampleConversion {
     public static func quantize(_ buffers: AudioBufferList, frames: Int, bits: Int,
                                 into destination: UnsafeMutablePointer<Int16>, dither: inout TPDFDither?) -> ClipCount {
         precondition((8...16).contains(bits), "bit depth \(bits) is not 8 to 16")
-        var stats = aurender_clip_stats()
-        withDitherState(&dither) {
-            aurender_quantize_s16(constChannels(buffers), Int32(buffers.channelCount), frames, Int32(bits), destination, &stats, $0)
+        return quantizing(buffers, dither: &dither) { channels, stats, state in
+            aurender_quantize_s16(channels, Int32(buffers.channelCount), frames, Int32(bits), destination, stats, state)
         }
-        return ClipCount(stats)
     }
 
-    private static func withDitherState(_ dither: inout TPDFDither?, _ body: (UnsafeMutablePointer<aurender_dither_state>?) -> Void) {
-        guard dither != nil else { return body(nil) }
-        body(&dither!.state)
+    /// Runs one quantizing kernel over `buffers` with the dither's state (none without dither),
+    /// and returns what it counted.
+    private static func quantizing(_ buffers: AudioBufferList, dither: inout TPDFDither?,
+                                   _ kernel: (UnsafePointer<UnsafePointer<Float>?>, UnsafeMutablePointer<aurender_clip_stats>,
+                                              UnsafeMutablePointer<aurender_dither_state>?) -> Void) -> ClipCount {
+        var stats = aurender_clip_stats()
+        if dither == nil {
+            kernel(constChannels(buffers), &stats, nil)
+        } else {
+            kernel(constChannels(buffers), &stats, &dither!.state)
+        }
+        return ClipCount(stats)
     }
 
     private static func constChannels(_ buffers: AudioBufferList) -> UnsafePointer<UnsafePointer<Float>?> {

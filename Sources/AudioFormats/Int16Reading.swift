@@ -32,3 +32,18 @@ public struct Int16Reading {
         return done
     }
 }
+
+/// A decoder whose codec gives Float32 frames (FFmpeg's, libmpg123's, libvorbisfile's): it reads 16-bit frames
+/// by converting its own floats through an `Int16Reading`.
+public protocol FloatFrameDecoder: AudioDecoder {
+    /// The converter `read(into:frames:)` for Int16 goes through.
+    var int16: Int16Reading { get set }
+}
+
+extension FloatFrameDecoder {
+    public var readsInt16Natively: Bool { false }
+
+    public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
+        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
+    }
+}

@@ -209,11 +209,18 @@ open class AudioNode {
         }
     }
 
-    /// Throws unless the bus carries Float32 non-interleaved audio.
-    public func requireCanonical(scope: Scope, bus: Int) throws(GraphError) {
+    /// The stream format of a bus, which initializing the graph settles; throws
+    /// `GraphError.missingFormat` while it is neither set nor propagated.
+    public func requiredStreamFormat(scope: Scope, bus: Int = 0) throws(GraphError) -> StreamFormat {
         guard let format = streamFormat(scope: scope, bus: bus) else {
             throw .missingFormat(node: name, scope: scope, bus: bus)
         }
+        return format
+    }
+
+    /// Throws unless the bus carries Float32 non-interleaved audio.
+    public func requireCanonical(scope: Scope, bus: Int) throws(GraphError) {
+        let format = try requiredStreamFormat(scope: scope, bus: bus)
         if !format.isCanonical {
             throw .unsupportedFormat(node: name, scope: scope, bus: bus, format: format,
                                      reason: "nodes take Float32 non-interleaved audio; convert at the file edge")

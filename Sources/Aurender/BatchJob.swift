@@ -1,6 +1,7 @@
 import AudioFormats
 import Dispatch
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,7 @@ import Darwin
 /// chosen container's extension. A batch whose outputs collide is refused before any work. A
 /// failing file does not stop the others; outcomes come back in input order. Given a `Shard`,
 /// the batch keeps only that share of the inputs, so several machines can split it.
-public struct BatchJob {
+public struct BatchJob: Sendable {
     /// One input and where it goes.
     public struct Item: Equatable, Sendable {
         public let input: String
@@ -37,7 +38,7 @@ public struct BatchJob {
     }
 
     /// What became of one item.
-    public enum Outcome<Rendered> {
+    public enum Outcome<Rendered: Sendable>: Sendable {
         case rendered(Rendered)
         /// Left alone by the skipping rule, for the reason given.
         case skipped(SkipReason)
@@ -117,19 +118,20 @@ public struct BatchJob {
 
     /// Renders every item not skipped with `render`, `jobs` at a time, making output folders
     /// as needed; the outcomes are in input order.
-    public func run<Rendered>(_ render: @escaping (Item) throws -> Rendered) -> [Outcome<Rendered>] {
-        let next = Counter(), results = Results<Rendered>(count: items.count)
+    public func run<Rendered: Sendable>(_ render: @escaping @Sendable (Item) throws -> Rendered) -> [Outcome<Rendered>] {
+        let next = Atomic(0), results = Mutex([Outcome<Rendered>?](repeating: nil, count: items.count))
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "aurender.batch", attributes: .concurrent)
         for _ in 0..<min(jobs, items.count) {
             queue.async(group: group) {
-                while let index = next.take(below: items.count) {
-                    results.store(index, outcome(of: items[index], render))
+                while case let index = next.wrappingAdd(1, ordering: .relaxed).oldValue, index < items.count {
+                    let outcome = outcome(of: items[index], render)
+                    results.withLock { $0[index] = outcome }
                 }
             }
         }
         group.wait()
-        return results.all()
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     private func outcome<Rendered>(of item: Item, _ render: (Item) throws -> Rendered) -> Outcome<Rendered> {
@@ -220,35 +222,4 @@ public enum BatchError: Error, Equatable, CustomStringConvertible {
         case .badShard(let text): "'\(text)' is not a shard: give K/N, the Kth of N shares, with K from 1 to N (1/4 to 4/4)"
         }
     }
-}
-
-/// Hands out item indices to the batch's workers, one at a time.
-private final class Counter: @unchecked Sendable {
-    private var next = 0
-    private let lock = DispatchSemaphore(value: 1)
-
-    func take(below count: Int) -> Int? {
-        lock.wait()
-        defer { lock.signal() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
-    }
-}
-
-/// The outcomes the workers report, read once they have all finished.
-private final class Results<Rendered>: @unchecked Sendable {
-    private var outcomes: [BatchJob.Outcome<Rendered>?]
-    private let lock = DispatchSemaphore(value: 1)
-
-    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-    func store(_ index: Int, _ outcome: BatchJob.Outcome<Rendered>) {
-        lock.wait()
-        outcomes[index] = outcome
-        lock.signal()
-    }
-
-    /// Every outcome; called after every index was stored.
-    func all() -> [BatchJob.Outcome<Rendered>] { outcomes.map { $0! } }
 }

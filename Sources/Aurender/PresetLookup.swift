@@ -29,26 +29,6 @@ public struct PresetLookup: Sendable {
             let path = name.hasPrefix("/") ? name : baseFolder.map { $0 + "/" + name } ?? name
             do { return try EQPresetLibrary.load(path: path) } catch { throw .malformed(error) }
         }
-        let presets = try available()
-        guard let found = EQPresetLibrary.find(name, in: presets) else {
-            throw .unknown(name: name, nearest: EQPresetLibrary.nearestNames(to: name, in: presets))
-        }
-        return found
-    }
-}
-
-/// A preset could not be found or read.
-public enum PresetLookupError: Error, Equatable, CustomStringConvertible {
-    /// No preset has this name; `nearest` are the closest names.
-    case unknown(name: String, nearest: [String])
-    /// A preset file or table is malformed.
-    case malformed(PresetError)
-
-    public var description: String {
-        switch self {
-        case .unknown(let name, let nearest):
-            "unknown EQ preset '\(name)'; did you mean \(nearest.map { "'\($0)'" }.joined(separator: ", "))?"
-        case .malformed(let error): error.description
-        }
+        return try EQPreset.named(name, in: try available())
     }
 }

@@ -11,7 +11,7 @@ import Darwin
 
 /// What a render made, for machines: `--report FILE.json` and `--json` print it.
 ///
-/// Levels are in dBFS (null for digital silence); the schema is documented in the README.
+/// Levels are in dBFS (null for digital silence); the schema is documented in docs/batches-ci-make.md.
 public struct RenderReport: Codable, Equatable, Sendable {
     /// The options that shaped the output.
     public struct Options: Codable, Equatable, Sendable {

@@ -20,21 +20,11 @@ final class SalvagingDecoder: DecoderWrapper {
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        guard !ended else { return 0 }
-        do {
-            return counted(try base.read(into: buffer, frames: frames))
-        } catch {
-            return try salvaged(error)
-        }
+        try salvaging { () throws(AudioFormatError) in try base.read(into: buffer, frames: frames) }
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        guard !ended else { return 0 }
-        do {
-            return counted(try base.read(into: buffer, frames: frames))
-        } catch {
-            return try salvaged(error)
-        }
+        try salvaging { () throws(AudioFormatError) in try base.read(into: buffer, frames: frames) }
     }
 
     func rewind() throws(AudioFormatError) {
@@ -43,9 +33,16 @@ final class SalvagingDecoder: DecoderWrapper {
         ended = false
     }
 
-    private func counted(_ frames: Int) -> Int {
-        given += Int64(frames)
-        return frames
+    /// The frames `read` gives, counted; once the input has ended early, none.
+    private func salvaging(_ read: () throws(AudioFormatError) -> Int) throws(AudioFormatError) -> Int {
+        guard !ended else { return 0 }
+        do {
+            let frames = try read()
+            given += Int64(frames)
+            return frames
+        } catch {
+            return try salvaged(error)
+        }
     }
 
     /// The frames the failing read put in the buffer before the input ended; rethrows any

@@ -15,6 +15,10 @@ struct AurenderCommand: ParsableCommand {
         if let shell = requestedCompletionShell() {
             return print(CompletionScripts.script(for: shell))
         }
+        if CommandLine.arguments.count == 1 {
+            writeToStandardError(shortOverview())
+            exit(withError: ExitCode(ExitStatus.usage.rawValue))
+        }
         do {
             var command = try parseAsRoot()
             if let counted = command as? PositionalArgumentsValidating {
@@ -42,12 +46,21 @@ struct AurenderCommand: ParsableCommand {
         return nil
     }
 
+    /// What bare `aurender` prints, as SoX and git print a short usage: the start of `--help` (what
+    /// the command is and does with no subcommand) and its usage and subcommands, without the
+    /// longer discussion.
+    static func shortOverview() -> String {
+        let help = helpMessage(columns: 80)
+        let sections = help.components(separatedBy: "\n\n")
+        let usage = sections.firstIndex { $0.hasPrefix("USAGE:") } ?? sections.endIndex
+        return (sections.prefix(2) + sections[usage...]).joined(separator: "\n\n")
+    }
+
     /// Prints a usage error as the parser prints its own (the message, `subcommand`'s short usage
     /// and where its help is) and returns the status it ends the command with.
     private static func usageError(_ message: String, in subcommand: ParsableCommand.Type) -> ExitCode {
         let name = subcommand.configuration.commandName ?? ""
-        fputs("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n",
-              stderr)
+        writeToStandardError("Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See 'aurender \(name) --help' for more information.\n")
         return ExitCode(ExitStatus.usage.rawValue)
     }
 

@@ -58,7 +58,7 @@ extension RenderCommand {
         let batchJob: BatchJob
         do {
             batchJob = try BatchJob(inputs: paths, into: folder, recursive: batch.recursive, suffix: batch.suffix,
-                                    container: type?.type, encoding: type?.encoding,
+                                    container: rendering.type?.type, encoding: rendering.type?.encoding,
                                     jobs: batch.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
                                     skipping: batch.skipExisting ? .existing : batch.newer ? .newer : .none, shard: batch.shard)
         } catch {
@@ -68,12 +68,12 @@ extension RenderCommand {
             let count = batchJob.totalItemCount
             printError("shard \(shard) has nothing to do: " + (count == 1 ? "the batch's one input goes" : "all \(count) of the batch's inputs go")
                        + " to other shards")
-            return try reporting.emit(BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: []))
+            return try rendering.reporting.emit(BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: []))
         }
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let items = batchJob.items
         let started = RenderReport.now()
-        let display = console.showsProgress
+        let display = rendering.console.showsProgress
             ? ProgressDisplay(.batch(fileCount: items.count, totalSeconds: withLibraryMessagesSilenced { totalSeconds(of: items) })) : nil
         let outcomes = withLibraryMessagesSilenced {
             defer { display?.stop() }
@@ -83,7 +83,7 @@ extension RenderCommand {
         var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
         for input in batchJob.notAudioFiles {
             let reason = BatchJob.SkipReason.notAudioFileName.description
-            if !console.quiet { printError("\(input): skipped: \(reason)") }
+            if !rendering.console.quiet { printError("\(input): skipped: \(reason)") }
             report.skipped.append(BatchReport.NotRendered(input: input, output: nil, reason: reason))
         }
         for (item, outcome) in zip(items, outcomes) {
@@ -97,7 +97,7 @@ extension RenderCommand {
                                + "(\(realtimeText(audioSeconds: rendered.report.durationSeconds, wallSeconds: rendered.report.renderSeconds)))")
                 }
             case .skipped(let reason):
-                if console.showsNotes { printError("\(item.input): skipped: \(reason)") }
+                if rendering.console.showsNotes { printError("\(item.input): skipped: \(reason)") }
                 report.skipped.append(BatchReport.NotRendered(input: item.input, output: item.output, reason: reason.description))
             case .failed(let error):
                 let (message, status) = hints.failure(error, subject: item.input)
@@ -105,13 +105,13 @@ extension RenderCommand {
                 report.failed.append(BatchReport.NotRendered(input: item.input, output: item.output, error: message, exitStatus: status.rawValue))
             }
         }
-        if console.showsNotes || !report.failed.isEmpty {
+        if rendering.console.showsNotes || !report.failed.isEmpty {
             let audioSeconds = report.rendered.reduce(0) { $0 + $1.durationSeconds }
             printError("\(report.rendered.count) rendered, \(report.skipped.count) skipped, \(report.failed.count) failed"
-                       + (console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
+                       + (rendering.console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
                           + "(\(realtimeText(audioSeconds: audioSeconds, wallSeconds: seconds)))" : ""))
         }
-        try reporting.emit(report)
+        try rendering.reporting.emit(report)
         if let status = report.failed.first?.exitStatus { throw ExitCode(status) }
     }
 
@@ -123,7 +123,7 @@ extension RenderCommand {
             guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
             total += Double(frames) / file.format.sampleRate
         }
-        return total * (loudness.normalization == nil ? 1 : 2)
+        return total * (rendering.loudness.normalization == nil ? 1 : 2)
     }
 
     /// Renders one item as a single render would, counting its progress on the display.
@@ -133,7 +133,7 @@ extension RenderCommand {
         defer { display?.finish(progress) }
         var job = try makeJob(input: item.input, output: item.output, preset: preset)
         job.settings.progress = progress
-        let plan = console.verbose ? try job.plan().text : nil
+        let plan = rendering.console.verbose ? try job.plan().text : nil
         let started = RenderReport.now()
         let summary = try job.run()
         return BatchRendered(report: report(job, summary: summary, seconds: RenderReport.now() - started, preset: preset),

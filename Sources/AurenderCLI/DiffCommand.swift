@@ -36,43 +36,18 @@ struct DiffCommand: ParsableCommand {
     /// The comparison as `--json` prints it. Levels are in dBFS to 0.01, null for no difference
     /// at all; lengths, differences and the first differing frame are null when the formats differ.
     struct Report: Encodable {
-        var fileA: String
-        var fileB: String
-        var formatA: String
-        var formatB: String
-        var framesA: Int64?
-        var framesB: Int64?
-        var maxDifference: Double?
-        var maxDifferenceDBFS: Double?
-        var rmsDifference: Double?
-        var rmsDifferenceDBFS: Double?
-        var firstDifferingFrame: Int64?
-        var toleranceDBFS: Double?
+        var fileA, fileB: String
+        var formatA, formatB: String
+        @NullWhenAbsent var framesA: Int64? = nil
+        @NullWhenAbsent var framesB: Int64? = nil
+        @NullWhenAbsent var maxDifference: Double? = nil
+        @NullWhenAbsent var maxDifferenceDBFS: Double? = nil
+        @NullWhenAbsent var rmsDifference: Double? = nil
+        @NullWhenAbsent var rmsDifferenceDBFS: Double? = nil
+        @NullWhenAbsent var firstDifferingFrame: Int64? = nil
+        @NullWhenAbsent var toleranceDBFS: Double?
         /// `identical`, `within tolerance`, `different`, `different lengths` or `different formats`.
         var verdict: String
-
-        enum CodingKeys: String, CodingKey {
-            case fileA, fileB, formatA, formatB, framesA, framesB, maxDifference, maxDifferenceDBFS,
-                 rmsDifference, rmsDifferenceDBFS, firstDifferingFrame, toleranceDBFS, verdict
-        }
-
-        /// Encodes every key, absent values as null, so a reader finds the same keys every time.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(fileA, forKey: .fileA)
-            try container.encode(fileB, forKey: .fileB)
-            try container.encode(formatA, forKey: .formatA)
-            try container.encode(formatB, forKey: .formatB)
-            try container.encode(framesA, forKey: .framesA)
-            try container.encode(framesB, forKey: .framesB)
-            try container.encode(maxDifference, forKey: .maxDifference)
-            try container.encode(maxDifferenceDBFS, forKey: .maxDifferenceDBFS)
-            try container.encode(rmsDifference, forKey: .rmsDifference)
-            try container.encode(rmsDifferenceDBFS, forKey: .rmsDifferenceDBFS)
-            try container.encode(firstDifferingFrame, forKey: .firstDifferingFrame)
-            try container.encode(toleranceDBFS, forKey: .toleranceDBFS)
-            try container.encode(verdict, forKey: .verdict)
-        }
     }
 
     func run() throws {

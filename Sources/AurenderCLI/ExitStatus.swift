@@ -41,7 +41,18 @@ enum ExitStatus: Int32 {
 
 /// Prints one line on standard error, prefixed with the command's name.
 func printError(_ message: String) {
-    fputs("aurender: \(message)\n", stderr)
+    writeToStandardError("aurender: \(message)\n")
+}
+
+/// Writes `text` to standard error whole, with `write(2)` (unbuffered, as C's `stderr` is).
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
 }
 
 /// Prints `message` and ends the command with `status`.

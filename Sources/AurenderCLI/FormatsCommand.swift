@@ -59,7 +59,7 @@ struct FormatsCommand: ParsableCommand {
 
     /// The listing as aligned text: reads, then writes.
     static func text(_ listing: FormatListing) -> String {
-        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
+        func padded(_ text: String, _ width: Int) -> String { text.padded(to: width - 1) + " " }
         var lines = ["Reads (recognised by content; raw needs --input-type raw):"]
         for read in listing.reads {
             let shared = listing.reads.contains { $0.container == read.container && !$0.encodings.isEmpty }

@@ -45,31 +45,14 @@ struct InfoCommand: ParsableCommand {
     /// One file's description, as printed with `--json`; an unknown length is null, and
     /// `length` says whether `frames` is `exact` (stated by the container, or counted with
     /// `--exact`), `estimated` (from headers or bit rate) or `unknown`.
-    struct FileInfo: Codable {
-        var path: String
-        var container: String
-        var encoding: String
-        var decoder: String
+    struct FileInfo: Encodable {
+        var path, container, encoding, decoder: String
         var channels: Int
         var sampleRate: Double
-        var frames: Int64?
-        var durationSeconds: Double?
+        @NullWhenAbsent var frames: Int64?
+        @NullWhenAbsent var durationSeconds: Double?
         var length: String
         var loudness: LoudnessInfo?
-
-        func encode(to encoder: any Encoder) throws {
-            var fields = encoder.container(keyedBy: CodingKeys.self)
-            try fields.encode(path, forKey: .path)
-            try fields.encode(container, forKey: .container)
-            try fields.encode(encoding, forKey: .encoding)
-            try fields.encode(decoder, forKey: .decoder)
-            try fields.encode(channels, forKey: .channels)
-            try fields.encode(sampleRate, forKey: .sampleRate)
-            try fields.encode(frames, forKey: .frames)
-            try fields.encode(durationSeconds, forKey: .durationSeconds)
-            try fields.encode(length, forKey: .length)
-            try fields.encodeIfPresent(loudness, forKey: .loudness)
-        }
     }
 
     func validate() throws {
@@ -184,10 +167,7 @@ struct InfoCommand: ParsableCommand {
         let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
         let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
         let (secs, millis) = rest2.quotientAndRemainder(dividingBy: 1000)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
+        func pad(_ value: Int, _ width: Int) -> String { String(value).padded(to: width, fill: "0", alignedRight: true) }
         return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(secs, 2)).\(pad(millis, 3))"
     }
 }

@@ -40,57 +40,23 @@ struct MixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("EQ design for every input's EQ: accurate or classic.", valueName: "mode"))
     var eqMode: GraphicEQDesign.Mode = .accurate
 
-    @OptionGroup(title: "Format conversion")
-    var conversion: ConversionOptions
-
-    @Option(help: ArgumentHelp("Output container.", valueName: "type"))
-    var type: ContainerArgument?
-
-    @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
-    var bits: BitsArgument?
-
-    @Option(help: ArgumentHelp("When an integer output clips: warn or fail (write nothing, exit 3).", valueName: "policy"))
-    var onClip: RenderJob.ClipPolicy = .warn
-
-    @Flag(help: "Print the resolved graph and exit before reading audio.")
-    var dryRun = false
-
-    @OptionGroup(title: "Loudness")
-    var loudness: LoudnessOptions
-
-    @OptionGroup(title: "Messages")
-    var console: ConsoleOptions
-
-    @OptionGroup(title: "Reports")
-    var reporting: ReportOptions
-
-    @OptionGroup(title: "Durability")
-    var durability: DurabilityOptions
-
-    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
-    var plan: PlanStyle?
+    @OptionGroup
+    var rendering: RenderingOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name at least one input") }
-        try durability.validate(output: output)
-        if conversion.channelMap != nil || conversion.mixMatrix != nil {
+        try rendering.durability.validate(output: output)
+        if rendering.conversion.channelMap != nil || rendering.conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
-        try conversion.validateCodec(bits: bits)
     }
 
     func run() throws {
         var options = MixJob.Options()
-        options.format.container = type?.type
-        options.format.encoding = bits?.encoding ?? type?.encoding
-        try conversion.apply(to: &options.format)
+        try rendering.apply(to: &options.format)
+        rendering.apply(to: &options.finishing)
+        rendering.apply(to: &options.settings)
         options.volume = volume.value
-        options.finishing.normalization = loudness.normalization
-        conversion.apply(to: &options.finishing)
-        options.settings.clipPolicy = onClip
-        conversion.apply(to: &options.settings)
-        reporting.apply(to: &options.settings)
-        durability.apply(to: &options.settings)
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment
@@ -101,10 +67,9 @@ struct MixCommand: ParsableCommand {
             let (message, status) = CommandHints.mix.failure(error, subject: output)
             throw fail(message, status)
         }
-        try JobRunner(console: console, reporting: reporting, hints: .mix)
-            .perform(job, label: output, planStyle: plan ?? (dryRun ? .text : nil)) { summary, seconds in
+        try rendering.runner(hints: .mix).perform(job, label: output, planStyle: rendering.planStyle) { summary, seconds in
                 RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: output, summary: summary, seconds: seconds,
-                             options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: conversion.srcQuality.quality.name,
+                             options: RenderReport.Options(eqMode: eqMode.rawValue, srcQuality: rendering.conversion.srcQuality.quality.name,
                                                            ditherSeed: summary.dither?.seed),
                              normalization: options.finishing.normalization)
             }

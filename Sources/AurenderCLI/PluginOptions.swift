@@ -5,7 +5,7 @@ import Aurender
 struct PluginOptions: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
         "A plugin, repeatable, applied in the order given, before the EQ: an LV2 URI, ladspa:LABEL or ladspa:FILE.so:LABEL, "
-            + "then optionally @name=value,... by port symbol (preset=NAME picks a preset). See 'aurender plugins'.",
+            + "then optionally @name=value,... by port symbol or name, case ignored (preset=NAME picks a preset). See 'aurender plugins'.",
         valueName: "id[@name=value,...]"))
     var specs: [String] = []
 

@@ -71,10 +71,6 @@ struct PresetsCommand: ParsableCommand {
     /// The presets as an aligned text table, one row per preset, one column per band.
     func table(_ presets: [EQPreset]) -> String {
         let width = max(16, (presets.map(\.name.count).max() ?? 0) + 2)
-        func pad(_ text: String, _ count: Int, left: Bool = false) -> String {
-            let space = String(repeating: " ", count: max(0, count - text.count))
-            return left ? text + space : space + text
-        }
         func hertz(_ frequency: Double) -> String {
             frequency >= 1000 ? "\(frequency / 1000 == (frequency / 1000).rounded() ? String(Int(frequency / 1000)) : String(frequency / 1000))k"
                 : String(Int(frequency))
@@ -83,10 +79,10 @@ struct PresetsCommand: ParsableCommand {
         var lastBands: [GraphicEQDesign.Band]?
         for preset in presets {
             if preset.bands != lastBands {
-                lines.append(pad("preset (dB)", width, left: true) + preset.bands.map { pad(hertz($0.frequency), 7) }.joined())
+                lines.append("preset (dB)".padded(to: width) + preset.bands.map { hertz($0.frequency).padded(to: 7, alignedRight: true) }.joined())
                 lastBands = preset.bands
             }
-            lines.append(pad(preset.name, width, left: true) + preset.gains.map { pad(decibels($0), 7) }.joined()
+            lines.append(preset.name.padded(to: width) + preset.gains.map { decibels($0).padded(to: 7, alignedRight: true) }.joined()
                          + (preset.preamp != 0 ? "   preamp \(decibels(preset.preamp))" : ""))
         }
         return lines.joined(separator: "\n")

@@ -40,6 +40,7 @@ final class ProgressDisplay: Sendable {
     private let tally = Mutex(Tally())
     /// Standard error as it was when the display started: libraries' messages may be sent to
     /// /dev/null while rendering, the progress line may not.
+    // Safe: only the drawing thread writes to it until `stop()` has waited for that thread to end.
     private nonisolated(unsafe) let terminal: UnsafeMutablePointer<FILE>?
     private let stopped = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)

@@ -37,11 +37,8 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// The file to write: the second path, unless a graph file or a batch names the outputs.
     var output: String? { paths.count > 1 ? paths[1] : nil }
 
-    @Option(help: ArgumentHelp("Output container.", valueName: "type"))
-    var type: ContainerArgument?
-
-    @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
-    var bits: BitsArgument?
+    @OptionGroup
+    var rendering: RenderingOptions
 
     @OptionGroup(title: "Equalizer")
     var equalizer: EqualizerOptions
@@ -51,31 +48,6 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     @OptionGroup(title: "Gain and excerpt")
     var editing: EditingOptions
-
-    @OptionGroup(title: "Format conversion")
-    var conversion: ConversionOptions
-
-    @OptionGroup(title: "Loudness")
-    var loudness: LoudnessOptions
-
-    @Flag(help: "Print the resolved graph (nodes, connections, formats) and exit before reading audio.")
-    var dryRun = false
-
-    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
-    var plan: PlanStyle?
-
-    @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",
-                               valueName: "policy"))
-    var onClip: RenderJob.ClipPolicy = .warn
-
-    @OptionGroup(title: "Messages")
-    var console: ConsoleOptions
-
-    @OptionGroup(title: "Reports")
-    var reporting: ReportOptions
-
-    @OptionGroup(title: "Durability")
-    var durability: DurabilityOptions
 
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
@@ -87,12 +59,8 @@ struct RenderCommand: PositionalArgumentsValidating {
         guard (1...1_048_576).contains(framesPerSlice) else {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
-        if reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
-        try durability.validate(output: output)
-        if let type, type.type.isLossy, bits != nil {
-            throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
-        }
-        try conversion.validateCodec(bits: bits)
+        if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
+        try rendering.durability.validate(output: output)
         _ = try rawInput.format()
     }
 
@@ -105,15 +73,14 @@ struct RenderCommand: PositionalArgumentsValidating {
                 throw ValidationError("Missing expected argument '<output>'")
             }
         }
-        if loudness.normalization != nil, batch.outputFolder == nil, output == nil {
-            throw ValidationError("\(loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
+        if rendering.loudness.normalization != nil, batch.outputFolder == nil, output == nil {
+            throw ValidationError("\(rendering.loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
         }
     }
 
     func run() throws {
         if let folder = batch.outputFolder { return try renderBatch(into: folder) }
         guard let output else { return try renderGraph() }
-        let runner = JobRunner(console: console, reporting: reporting, hints: hints)
         let job: RenderJob, preset: EQPreset?
         do {
             preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
@@ -122,8 +89,8 @@ struct RenderCommand: PositionalArgumentsValidating {
             let (message, status) = hints.failure(error, subject: input)
             throw fail(message, status)
         }
-        try runner.perform(job, label: input, planStyle: plan ?? (dryRun ? .text : nil),
-                           preface: console.verbose ? equalizerLines(preset) : []) { summary, seconds in
+        try rendering.runner(hints: hints).perform(job, label: input, planStyle: rendering.planStyle,
+                                                   preface: rendering.console.verbose ? equalizerLines(preset) : []) { summary, seconds in
             report(job, summary: summary, seconds: seconds, preset: preset)
         }
     }
@@ -137,20 +104,14 @@ struct RenderCommand: PositionalArgumentsValidating {
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins] format in
             try plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
         }
-        job.options.format.container = type?.type
-        job.options.format.encoding = bits?.encoding ?? type?.encoding
-        try conversion.apply(to: &job.options.format)
+        try rendering.apply(to: &job.options.format)
+        rendering.apply(to: &job.options.finishing)
+        rendering.apply(to: &job.options.settings)
+        job.options.settings.framesPerSlice = framesPerSlice
         job.options.rawInput = try rawInput.format()
         job.options.excerpt = editing.excerpt
-        job.options.finishing.normalization = loudness.normalization
-        conversion.apply(to: &job.options.finishing)
-        job.options.settings.framesPerSlice = framesPerSlice
-        job.options.settings.clipPolicy = onClip
-        conversion.apply(to: &job.options.settings)
-        reporting.apply(to: &job.options.settings)
-        durability.apply(to: &job.options.settings)
         let opened = job
-        job.options.channelMatrix = try conversion.channelMatrix { try opened.inputFormat().channelCount }
+        job.options.channelMatrix = try rendering.conversion.channelMatrix { try opened.inputFormat().channelCount }
         return job
     }
 
@@ -165,17 +126,14 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + conversion.flagsAGraphStates + rawInput.flagsGiven
-            + [(type != nil, "--type"), (bits != nil, "--bits")].filter(\.0).map(\.1)
+        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + rendering.conversion.flagsAGraphStates
+            + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }
         var settings = RenderSettings()
+        rendering.apply(to: &settings)
         settings.framesPerSlice = framesPerSlice
-        settings.clipPolicy = onClip
-        conversion.apply(to: &settings)
-        reporting.apply(to: &settings)
-        durability.apply(to: &settings)
         let job: GraphJob
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
@@ -185,8 +143,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             let (message, status) = CommandHints.graph.failure(error, subject: input)
             throw fail(message, status)
         }
-        try JobRunner(console: console, reporting: reporting, hints: .graph)
-            .perform(job, label: input, planStyle: plan ?? (dryRun ? .text : nil)) { summary, seconds in
+        try rendering.runner(hints: .graph).perform(job, label: input, planStyle: rendering.planStyle) { summary, seconds in
                 RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: (try? job.outputDestination.path) ?? input,
                              summary: summary, seconds: seconds,
                              options: RenderReport.Options(srcQuality: settings.resamplerQuality.name, ditherSeed: summary.dither?.seed),

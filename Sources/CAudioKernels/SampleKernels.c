@@ -40,16 +40,25 @@ INLINE int32_t inspect(float x, counts *c) {
     return finite;
 }
 
+/// Counts `v` (a sample in integer steps) as an over when it rounds beyond [low, high] and
+/// clamps it into `clipped`: the one rule of the Float and the Double paths, `half` being 0.5 in
+/// their type so that each stays in its own precision.
+#define COUNT_OVER_AND_CLAMP(c, v, low, high, half, clipped)           \
+    do {                                                                \
+        (c)->overs += ((v) >= (high) + (half)) | ((v) < (low) - (half)); \
+        clipped = (v) > (high) ? (high) : (v);                          \
+        clipped = clipped < (low) ? (low) : clipped;                    \
+    } while (0)
+
 /// Quantizes one sample to an integer in [low, high] with Float arithmetic (exact to 2^22),
 /// after adding `noise` (in LSBs): the integer is read from the bits of `value + 1.5 * 2^23`.
 /// An exact zero gets no noise, so digital silence stays exact zeros.
 INLINE int32_t quantize_float(float x, float scale, float high, float low, float noise, counts *c) {
     const float magic = 12582912.0f;
     int32_t finite = inspect(x, c);
-    float v = finite & (x != 0.0f) ? x * scale + noise : 0.0f;
-    c->overs += (v >= high + 0.5f) | (v < low - 0.5f);
-    float clipped = v > high ? high : v;
-    clipped = clipped < low ? low : clipped;
+    float v = (finite & (x != 0.0f)) ? x * scale + noise : 0.0f;
+    float clipped;
+    COUNT_OVER_AND_CLAMP(c, v, low, high, 0.5f, clipped);
     float shifted = clipped + magic;
     int32_t bits;
     memcpy(&bits, &shifted, sizeof bits);
@@ -60,10 +69,9 @@ INLINE int32_t quantize_float(float x, float scale, float high, float low, float
 INLINE int32_t quantize_double(float x, double scale, double high, double low, float noise, counts *c) {
     const double magic = 6755399441055744.0;
     int32_t finite = inspect(x, c);
-    double v = finite & (x != 0.0f) ? (double)x * scale + (double)noise : 0.0;
-    c->overs += (v >= high + 0.5) | (v < low - 0.5);
-    double clipped = v > high ? high : v;
-    clipped = clipped < low ? low : clipped;
+    double v = (finite & (x != 0.0f)) ? (double)x * scale + (double)noise : 0.0;
+    double clipped;
+    COUNT_OVER_AND_CLAMP(c, v, low, high, 0.5, clipped);
     double shifted = clipped + magic;
     uint64_t bits;
     memcpy(&bits, &shifted, sizeof bits);

@@ -18,7 +18,7 @@ import CFFmpeg
 /// A stream that ends before that length, or ends at a read error or a packet that does not
 /// decode, is an error naming the file and both counts, rather than a short render that looks
 /// complete (`--salvage` keeps what decoded before).
-final class FFmpegDecoder: AudioDecoder {
+final class FFmpegDecoder: FloatFrameDecoder {
     private let api: CFFmpegAPI
     private var reader: LibAVReader
     private let source: InputBytes
@@ -35,7 +35,7 @@ final class FFmpegDecoder: AudioDecoder {
     /// until it ends): a stream that ends before that byte was cut.
     private let streamedMediaEnd: Int64?
     /// Reads as Int16, converted from Float32.
-    private var int16: Int16Reading
+    var int16: Int16Reading
 
     /// Opens `input` through `api`, which the sniffer took for `expected` (nil when no magic
     /// number named it, and then FFmpeg's probe must be confident).
@@ -87,7 +87,6 @@ final class FFmpegDecoder: AudioDecoder {
     }
 
     var decoderName: String { "FFmpeg" }
-    var readsInt16Natively: Bool { false }
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
@@ -96,10 +95,6 @@ final class FFmpegDecoder: AudioDecoder {
         if got < wanted, reader.endedEarly != nil || streamedMediaEnd.map({ source.position < $0 }) == true { stated.markCutShort() }
         try stated.count(got, of: wanted, path: path)
         return got
-    }
-
-    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
     }
 
     func rewind() throws(AudioFormatError) {

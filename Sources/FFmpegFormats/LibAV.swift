@@ -367,7 +367,7 @@ final class LibAVReader {
     fileprivate static func message(_ api: CFFmpegAPI, _ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 128)
         _ = api.av_strerror(code, &text, text.count)
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func failure(_ path: String, _ kind: AudioFormatError.Kind, _ reason: String) -> AudioFormatError {

@@ -13,7 +13,8 @@ var input: [UInt8] = []
 while let line = readLine(strippingNewline: false) { input += Array(line.utf8) }
 let tool: ToolDescription
 do { tool = try JSONDecoder().decode(ToolDescription.self, from: Data(input)) } catch {
-    fputs("ManualPage: standard input is not the JSON of --experimental-dump-help: \(error)\n", stderr)
+    let message = "ManualPage: standard input is not the JSON of --experimental-dump-help: \(error)\n"
+    _ = message.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     exit(65)
 }
 let date = CommandLine.arguments.dropFirst().first ?? "January 1, 1970"

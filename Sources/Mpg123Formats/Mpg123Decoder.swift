@@ -7,7 +7,7 @@ import AudioGraph
 /// A Xing/Info frame's count is the decoder's own (it trims the encoder's delay and padding
 /// by it), so an input that decodes to fewer frames is cut only where its bytes say so: the
 /// stream size the frame states points past the end of the file.
-final class Mpg123Decoder: AudioDecoder {
+final class Mpg123Decoder: FloatFrameDecoder {
     private let stream: Mpg123Stream
     private let source: InputBytes
     let path: String
@@ -18,7 +18,7 @@ final class Mpg123Decoder: AudioDecoder {
     /// Frames given since the start, held to the length.
     private var stated: StatedLength
     /// Reads as Int16, converted from Float32.
-    private var int16: Int16Reading
+    var int16: Int16Reading
 
     /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
     init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
@@ -41,15 +41,10 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     var decoderName: String { "mpg123" }
-    var readsInt16Natively: Bool { false }
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in try stream.read(into: buffer, frames: asked) }
-    }
-
-    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
     }
 
     func rewind() throws(AudioFormatError) {

@@ -28,14 +28,14 @@ enum LADSPAPlugins {
         return folders.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    private static let lock = Mutex(())
-    nonisolated(unsafe) private static var cache: [String: [LoadedPlugin]] = [:]
+    /// The plugins found, by search path, loaded once.
+    private static let cache = Mutex<[String: [LoadedPlugin]]>([:])
 
     /// Every plugin in every library of the search folders; a library that does not load is skipped.
     static func installed() -> [LoadedPlugin] {
         let folders = searchFolders
         let key = folders.joined(separator: ":")
-        return lock.withLock { _ in
+        return cache.withLock { cache in
         if let found = cache[key] { return found }
         var plugins: [LoadedPlugin] = []
         var seenFiles: Set<String> = []

@@ -24,9 +24,11 @@ enum LilvPlugins {
 
     /// Guards the world: lilv is not thread-safe, and tests look plugins up in parallel.
     private static let lock = RecursiveLock()
+    // Safe: read and written only while `lock` is held (`withWorld`).
     nonisolated(unsafe) private static var loaded: World?
     /// The bundles `loadBundle` has added, so that loading one again leaves the world as it is
     /// (lilv would reload its plugins under instances that use them).
+    // Safe: read and written only while `lock` is held (`loadBundle` runs inside `withWorld`).
     nonisolated(unsafe) private static var addedBundles: Set<String> = []
 
     /// Runs `body` on the world (loaded on first use), holding the lock.
@@ -89,6 +91,7 @@ enum LilvPlugins {
     } }
 
     /// The loaded lilv world, its URI nodes and its URID map.
+    // Safe to share: it is used only while `LilvPlugins.lock` is held (`withWorld`, `locked`).
     private final class World: @unchecked Sendable {
         let world: OpaquePointer
         let map = URIDMap()
@@ -256,6 +259,7 @@ enum LilvPlugins {
     }
 
     /// URIDs for the process: `urid:map` and `urid:unmap`, locked, as plugins may map from any thread.
+    // Safe to share: its tables change only inside `lock`, and the feature pointers never change.
     final class URIDMap: @unchecked Sendable {
         private let lock = Mutex(())
         private var ids: [String: UInt32] = [:]

@@ -24,6 +24,7 @@ struct BlockLengths {
 }
 
 /// An installed plugin, ready to be made into instances: its description and how to make one.
+// Safe to share: its fields never change, and its closures reach lilv only under its lock (LADSPA's, a constant descriptor).
 public final class LoadedPlugin: @unchecked Sendable {
     /// What the plugin is.
     public let description: PluginDescription

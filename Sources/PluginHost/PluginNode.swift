@@ -58,7 +58,7 @@ public final class PluginNode: AudioNode {
     }
 
     /// A node hosting `plugin` at `sampleRate`, its controls at their defaults, the preset's
-    /// values, then `controls` (by port symbol) applied; `tailLimit` caps the tail in frames.
+    /// values, then `controls` (by port symbol or name) applied; `tailLimit` caps the tail in frames.
     public init(name: String, plugin: LoadedPlugin, sampleRate: Double, preset: String? = nil,
                 controls: [(name: String, value: Float)] = [], tailLimit: Int64) throws(PluginError) {
         self.plugin = plugin
@@ -76,10 +76,14 @@ public final class PluginNode: AudioNode {
         for control in controls { try setControl(control.name, control.value) }
     }
 
-    /// Sets the control called `symbol`; errors name the plugin and give the range.
+    /// Sets the control called `symbol`: its port symbol exactly, else the symbol or the port's
+    /// name matched as presets are (`Gain` and `GAIN` find `gain`, `Delay (Seconds)` finds
+    /// `delay_seconds`). Errors name the plugin and give the range.
     public func setControl(_ symbol: String, _ value: Float) throws(PluginError) {
         let id = plugin.description.id
-        guard let index = controlPorts.firstIndex(where: { $0.symbol == symbol }) else {
+        let key = NameMatching.key(symbol)
+        guard let index = controlPorts.firstIndex(where: { $0.symbol == symbol })
+                ?? controlPorts.firstIndex(where: { NameMatching.key($0.symbol) == key || NameMatching.key($0.name) == key }) else {
             throw .badControl(plugin: id, control: symbol,
                               problem: "does not exist (it has \(controlPorts.isEmpty ? "none" : controlPorts.map(\.symbol).joined(separator: ", ")))")
         }

@@ -7,12 +7,12 @@ public struct PluginSpec: Equatable, Sendable {
     public var id: String
     /// The preset to start from, by URI or label.
     public var preset: String?
-    /// Control values by port symbol, in the order given (applied after the preset).
+    /// Control values by port symbol or name (case ignored), in the order given (applied after the preset).
     public var controls: [Control]
 
     /// One control value.
     public struct Control: Equatable, Sendable {
-        /// The control's port symbol.
+        /// The control's port symbol or name.
         public var name: String
         /// Its value.
         public var value: Float

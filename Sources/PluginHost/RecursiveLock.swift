@@ -9,6 +9,7 @@ import Darwin
 /// A pthread mutex of kind `PTHREAD_MUTEX_RECURSIVE`, so that the plugin host needs only
 /// FoundationEssentials (Foundation's locks would load the whole of Foundation and ICU into
 /// every run of the command).
+// Safe to share: a pthread mutex is made for use from any thread, and the pointer to it never changes.
 final class RecursiveLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

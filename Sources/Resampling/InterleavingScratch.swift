@@ -52,3 +52,24 @@ final class InterleavingScratch {
         return progress
     }
 }
+
+/// An engine whose library reads and writes interleaved frames only: it converts one step of
+/// interleaved frames, and takes planar ones through its `InterleavingScratch`.
+protocol InterleavedResamplerEngine: ResamplerEngine {
+    /// The scratch buffers that interleave planar frames, made at init.
+    var scratch: InterleavingScratch { get }
+
+    /// One step of the library on interleaved frames, held to the exact length.
+    func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+                            outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress
+}
+
+extension InterleavedResamplerEngine {
+    func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
+                 endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
+        try scratch.process(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity, endOfInput: endOfInput) {
+            (source, frames, destination, capacity, end) throws(ResamplerError) in
+            try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity, endOfInput: end)
+        }
+    }
+}

@@ -6,7 +6,7 @@ import CSamplerate
 /// of input this engine stops at the exact length, or pads with zeros a flush that falls short.
 /// libsamplerate reads interleaved frames only: planar frames go through scratch buffers made
 /// at init, `InterleavingScratch.frames` at a time.
-final class LibsamplerateEngine: ResamplerEngine {
+final class LibsamplerateEngine: InterleavedResamplerEngine {
     /// The engine's registration: its name, qualities and factory.
     static let kind = ResamplerEngineKind(
         name: "libsamplerate",
@@ -47,7 +47,7 @@ final class LibsamplerateEngine: ResamplerEngine {
     private let state: LibSamplerate.State
     private let ratio: Double
     private var length: ExactLength
-    private let scratch: InterleavingScratch
+    let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
         guard let converter = Self.converter(for: configuration.quality) else {
@@ -69,21 +69,13 @@ final class LibsamplerateEngine: ResamplerEngine {
         LibSamplerate.delete(state)
     }
 
-    func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
-                 endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        try scratch.process(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity, endOfInput: endOfInput) {
-            (source, frames, destination, capacity, end) throws(ResamplerError) in
-            try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity, endOfInput: end)
-        }
-    }
-
     func reset() {
         LibSamplerate.reset(state)
         length.reset()
     }
 
     /// One `src_process` call, held to the exact length once the input has ended.
-    private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+    func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
                                     outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
         guard let capacity = length.room(outputCapacity, inputFrames: inputFrames, endOfInput: endOfInput) else {
             return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)

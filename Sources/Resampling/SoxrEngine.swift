@@ -6,7 +6,7 @@
 /// zeros should its flush fall short. soxr processes each channel on its own, so a stream's cost
 /// grows with its channels: the converter node parallelizes it by channels (`Parallelism.channels`).
 /// Planar frames go through scratch buffers made at init, `InterleavingScratch.frames` at a time.
-final class SoxrEngine: ResamplerEngine {
+final class SoxrEngine: InterleavedResamplerEngine {
     /// The engine's registration: its name, qualities and factory.
     static let kind = ResamplerEngineKind(
         name: "soxr",
@@ -38,7 +38,7 @@ final class SoxrEngine: ResamplerEngine {
     let latency: Int
     private let state: LibSoxr.State
     private var length: ExactLength
-    private let scratch: InterleavingScratch
+    let scratch: InterleavingScratch
 
     private init(_ configuration: ResamplerConfiguration) throws(ResamplerError) {
         guard let recipe = Self.recipe(for: configuration.quality) else {
@@ -61,14 +61,6 @@ final class SoxrEngine: ResamplerEngine {
         LibSoxr.delete(state)
     }
 
-    func process(_ input: ResamplerInput, inputFrames: Int, into output: ResamplerOutput, outputCapacity: Int,
-                 endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
-        try scratch.process(input, inputFrames: inputFrames, into: output, outputCapacity: outputCapacity, endOfInput: endOfInput) {
-            (source, frames, destination, capacity, end) throws(ResamplerError) in
-            try processInterleaved(source, inputFrames: frames, into: destination, outputCapacity: capacity, endOfInput: end)
-        }
-    }
-
     func reset() {
         _ = LibSoxr.clear(state)
         length.reset()
@@ -76,7 +68,7 @@ final class SoxrEngine: ResamplerEngine {
 
     /// One `soxr_process` call: input while there is some, else (after the end) the flush,
     /// held to the exact length.
-    private func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
+    func processInterleaved(_ input: UnsafePointer<Float>, inputFrames: Int, into output: UnsafeMutablePointer<Float>,
                                     outputCapacity: Int, endOfInput: Bool) throws(ResamplerError) -> ResamplerProgress {
         guard let capacity = length.room(outputCapacity, inputFrames: inputFrames, endOfInput: endOfInput) else {
             return ResamplerProgress(framesConsumed: inputFrames, framesProduced: 0)

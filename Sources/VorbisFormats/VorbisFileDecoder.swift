@@ -13,7 +13,7 @@ import AudioGraph
 /// stream keeps the specification's page layout (`VorbisHeaderPages`); a file whose last
 /// complete page does not end the stream (`OggStreamEnd`) was cut, and its length is then an
 /// estimate that the decode falls short of.
-final class VorbisFileDecoder: AudioDecoder {
+final class VorbisFileDecoder: FloatFrameDecoder {
     private let stream: VorbisFileStream
     private let source: InputBytes
     let path: String
@@ -22,7 +22,7 @@ final class VorbisFileDecoder: AudioDecoder {
     /// Frames given since the start, held to the length.
     private var stated: StatedLength
     /// Reads as Int16, converted from Float32.
-    private var int16: Int16Reading
+    var int16: Int16Reading
 
     /// Opens `input`, which the sniffer found to be Ogg Vorbis.
     init(input: AudioInput) throws(AudioFormatError) {
@@ -40,7 +40,6 @@ final class VorbisFileDecoder: AudioDecoder {
     var decoderName: String { "vorbisfile" }
     var container: AudioContainer { .ogg }
     var encoding: AudioEncoding { .vorbis }
-    var readsInt16Natively: Bool { false }
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
@@ -49,10 +48,6 @@ final class VorbisFileDecoder: AudioDecoder {
             if metHole { stated.markCutShort() }
             return got
         }
-    }
-
-    func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try int16.read(into: buffer, frames: frames) { (floats, count) throws(AudioFormatError) -> Int in try read(into: floats, frames: count) }
     }
 
     func rewind() throws(AudioFormatError) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SoundFile
 import TestSupport
 
@@ -37,22 +38,18 @@ func aurender(_ arguments: [String], input: Data? = nil, in folder: String? = ni
         try? stdin.fileHandleForWriting.close()
     }
     writer.start()
-    let outputData = OutputBox()
+    let outputData = Mutex(Data())
     let outputRead = DispatchSemaphore(value: 0)
     Thread {
-        outputData.data = stdout.fileHandleForReading.readDataToEndOfFile()
+        let read = stdout.fileHandleForReading.readDataToEndOfFile()
+        outputData.withLock { $0 = read }
         outputRead.signal()
     }.start()
     let errorData = stderr.fileHandleForReading.readDataToEndOfFile()
     outputRead.wait()
     process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, standardOutput: outputData.data,
+    return CommandResult(status: process.terminationStatus, standardOutput: outputData.withLock { $0 },
                          standardError: String(decoding: errorData, as: UTF8.self))
-}
-
-/// Holds what a reader thread read until the caller, which waits for it, takes it.
-private final class OutputBox: @unchecked Sendable {
-    var data = Data()
 }
 
 /// All samples of a file, interleaved, as Float32.

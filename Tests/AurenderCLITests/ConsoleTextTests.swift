@@ -16,6 +16,13 @@ import Testing
         #expect(realtimeText(audioSeconds: 3, wallSeconds: 0) == "-")
     }
 
+    @Test func columnsArePaddedOnEitherSideAndLongTextIsKeptWhole() {
+        #expect("wav".padded(to: 6) == "wav   ")
+        #expect("-3.5".padded(to: 7, alignedRight: true) == "   -3.5")
+        #expect(String(7).padded(to: 3, fill: "0", alignedRight: true) == "007")
+        #expect("Bass Booster".padded(to: 4) == "Bass Booster")
+    }
+
     @Test func levelsTakeTheirUnitOrNone() {
         #expect(LevelArgument<LUFSUnit>(argument: "-14LUFS")?.value == -14)
         #expect(LevelArgument<LUFSUnit>(argument: "-14 lufs")?.value == -14)

@@ -88,8 +88,25 @@ import Testing
         }
     }
 
-    @Test func noArgumentsIsAUsageError() throws {
+    @Test func bareAurenderPrintsTheOverviewAndIsAUsageError() throws {
         let result = try aurender([])
+        #expect(result.status == 64)
+        #expect(result.standardOutput.isEmpty)
+        let help = try aurender(["--help"]).output
+        let overview = result.standardError
+        #expect(overview.hasPrefix("OVERVIEW: Render audio files through an offline audio graph"))
+        #expect(help.hasPrefix(overview.components(separatedBy: "\n\n").prefix(2).joined(separator: "\n\n")),
+                "it begins as --help begins: \(overview)")
+        for shown in ["With no subcommand, renders INPUT to OUTPUT", "USAGE: aurender <subcommand>", "SUBCOMMANDS:", "render (default)",
+                      "mix", "See 'aurender help <subcommand>'"] {
+            #expect(overview.contains(shown), "the overview lacks \(shown)")
+        }
+        #expect(!overview.contains("EXIT STATUS"), "the longer discussion stays in --help")
+        #expect(overview.split(separator: "\n").count < 40)
+    }
+
+    @Test func renderWithNoInputIsAUsageError() throws {
+        let result = try aurender(["render"])
         #expect(result.status == 64)
         #expect(result.standardError.contains("Missing expected argument '<input>'"))
         let lines = result.standardError.split(separator: "\n")

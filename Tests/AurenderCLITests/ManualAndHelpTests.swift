@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -20,15 +21,16 @@ import Testing
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()
-        let errorBox = ErrorBox(), errorsRead = DispatchSemaphore(value: 0)
+        let errors = Mutex(Data()), errorsRead = DispatchSemaphore(value: 0)
         Thread {
-            errorBox.data = stderr.fileHandleForReading.readDataToEndOfFile()
+            let read = stderr.fileHandleForReading.readDataToEndOfFile()
+            errors.withLock { $0 = read }
             errorsRead.signal()
         }.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         errorsRead.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errorBox.data, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.withLock { $0 }, as: UTF8.self))
     }
 
     /// The page `make man` writes, made the same way.
@@ -100,9 +102,4 @@ import Testing
             #expect(text.contains(shown), "render --help lacks \(shown)")
         }
     }
-}
-
-/// Holds what a reader thread read until the caller, which waits for it, takes it.
-private final class ErrorBox: @unchecked Sendable {
-    var data = Data()
 }

@@ -23,6 +23,29 @@ import Testing
         #expect(after == before.map { $0 * gain })
     }
 
+    @Test func controlsAreFoundBySymbolOrNameWhateverTheirCase() throws {
+        let folder = try TemporaryFolder()
+        let input = try floatInput(folder)
+        let bySymbol = try aurender(["--plugin", "ladspa:amp_stereo@gain=0.5", input, folder.file("symbol.wav"), "--bits", "float"])
+        #expect(bySymbol.status == 0, "\(bySymbol.standardError)")
+        let expected = try samples(of: input).samples.map { $0 * 0.5 }
+        #expect(try samples(of: folder.file("symbol.wav")).samples == expected)
+        for spelling in ["Gain", "GAIN"] {
+            let result = try aurender(["--plugin", "ladspa:amp_stereo@\(spelling)=0.5", input, folder.file("\(spelling).wav"), "--bits", "float"])
+            #expect(result.status == 0, "\(spelling): \(result.standardError)")
+            #expect(try samples(of: folder.file("\(spelling).wav")).samples == expected, "\(spelling) is the port 'gain'")
+        }
+        let byName = try aurender(["--plugin", "ladspa:delay_5s@Delay (Seconds)=0.25,dry/wet balance=1", input, folder.file("delay.wav"),
+                                   "--bits", "float", "--tail", "0"])
+        #expect(byName.status == 0, "\(byName.standardError)")
+        let delayed = try samples(of: folder.file("delay.wav")).samples
+        #expect(delayed.count == 132_300 * 2)
+        #expect(delayed.prefix(11_025 * 2).allSatisfy { $0 == 0 }, "fully wet, the first 0.25 s is the delay's silence")
+        let unknown = try aurender(["--plugin", "ladspa:amp_stereo@volume=0.5", input, folder.file("unknown.wav")])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError == "aurender: plugin 'ladspa:amp.so:amp_stereo': control 'volume' does not exist (it has gain)\n")
+    }
+
     @Test func ourLV2PluginsLatencyIsCompensatedWhateverTheSliceSize() throws {
         let folder = try TemporaryFolder()
         let input = try floatInput(folder)

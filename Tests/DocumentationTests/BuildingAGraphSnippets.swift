@@ -12,7 +12,7 @@ import Testing
         #expect(output.streamFormat(scope: .input) == .canonical(sampleRate: 44100, channelCount: 2))
         // snippet: write-graph
         let writer = try AudioFileWriter(path: outputPath, container: .wav, encoding: .pcm24,
-                                         format: output.streamFormat(scope: .output)!)
+                                         format: try output.requiredStreamFormat(scope: .output))
         while case .rendered(let frames) = try graph.renderSlice(frameCount: 4096) {
             try writer.write(output.buffers, frames: frames)
         }

@@ -16,11 +16,11 @@ struct ExampleGraph {
         let musicPath = fixture("music.wav"), speechPath = fixture("speech.wav")
         // snippet: build-graph
         let graph = Graph()
-        let music = FilePlayerNode(name: "music", source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: musicPath)))
-        let speech = FilePlayerNode(name: "speech", source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: speechPath)))
+        let music = try FilePlayerNode(name: "music", path: musicPath)
+        let speech = try FilePlayerNode(name: "speech", path: speechPath)
         let converter = try FormatConverterNode(name: "speech converter", output: .canonical(sampleRate: 44100, channelCount: 1))
-        let rock = EQPresetLibrary.find("Rock", in: EQPresetLibrary.builtIn)!
-        let pop = EQPresetLibrary.find("Pop", in: EQPresetLibrary.builtIn)!
+        let rock = try EQPreset.named("Rock")
+        let pop = try EQPreset.named("Pop")
         let eq = try GraphicEQNode(name: "music eq", presets: [rock, pop])
         let mixer = try MixerNode(inputBusCount: 2, output: .canonical(sampleRate: 44100, channelCount: 2))
         let output = GenericOutput()

@@ -52,7 +52,7 @@ import Testing
     @Test func theCatalogueListsEveryKindWithItsFields() throws {
         // snippet: catalogue
         let kinds = NodeCatalogue.kinds.map(\.name)        // ["file", "converter", "eq", "mixer", "gain", "plugin", "output"]
-        let mixer = NodeCatalogue.kind(named: "mixer")!
+        let mixer = MixerNode.kind
         let settings = mixer.settings.map(\.name)          // ["rate", "channels", "buses"]
         let parameters = mixer.parameters.map(\.name)      // ["volume", "gain[N]", "pan[N]", "enable[N]", "mute[N]"]
         // snippet end

@@ -12,7 +12,7 @@ import Testing
         options.format.sampleRate = 48000
         options.format.encoding = .pcm24
         let job = RenderJob(input: inputPath, output: .file(outputPath), options: options) { format in
-            let rock = EQPresetLibrary.find("Rock", in: EQPresetLibrary.builtIn)!
+            let rock = try EQPreset.named("Rock")
             return [try GraphicEQNode(presets: [rock])]
         }
         let summary = try job.run()     // summary.frames, summary.clipCount, summary.rms, …

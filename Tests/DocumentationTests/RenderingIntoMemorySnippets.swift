@@ -9,7 +9,7 @@ import Testing
         // snippet: memory-graph
         let graph = Graph()
         let player = FilePlayerNode(source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: musicPath)))
-        let eq = try GraphicEQNode(presets: [EQPresetLibrary.find("Bass Booster", in: EQPresetLibrary.builtIn)!])
+        let eq = try GraphicEQNode(presets: [EQPreset.named("Bass Booster")])
         let output = GenericOutput()
         for node in [player, eq, output] as [AudioNode] { try graph.addNode(node) }
         try graph.connect(player, to: eq)

@@ -6,14 +6,18 @@ import TestSupport
 /// A compiled snippet is a region of a Swift file in this folder between `// snippet: NAME` and
 /// `// snippet end`; regions of the same name, in file order, are joined by a blank line (so a
 /// snippet can start with an `import` at the top of its file). Each region loses the
-/// indentation its lines share. A documented snippet is a fenced ```swift block in README.md or
-/// an article of Sources/Aurender/Docs.docc.
+/// indentation its lines share. A documented snippet is a fenced ```swift block in README.md, a
+/// page of the guide in docs/ or an article of Sources/Aurender/Docs.docc.
 enum Snippets {
     /// Where the snippets are documented, relative to the package root.
     static var documentFiles: [String] {
-        let catalogue = "Sources/Aurender/Docs.docc"
-        let articles = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + catalogue)) ?? []
-        return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { catalogue + "/" + $0 }
+        ["README.md"] + markdownFiles(in: "docs") + markdownFiles(in: "Sources/Aurender/Docs.docc")
+    }
+
+    /// The Markdown files of `folder` (relative to the package root), sorted, with its path.
+    static func markdownFiles(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + folder)) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
     }
 
     /// Every ```swift block of `file` (relative to the package root).

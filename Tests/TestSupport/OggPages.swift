@@ -1,6 +1,6 @@
 /// Ogg pages taken apart and put back together, to build the page layouts other muxers write
 /// from an Ogg file of aurender's own.
-public struct OggPage: Equatable {
+public struct OggPage: Equatable, Sendable {
     /// The header type: 0x01 continued packet, 0x02 beginning of stream, 0x04 end of stream.
     public var flags: UInt8
     /// The granule position (frames decoded by the end of the page's last complete packet).

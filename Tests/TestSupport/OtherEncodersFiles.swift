@@ -41,7 +41,7 @@ public enum OtherEncodersFiles {
     public static func pcm64WAV(_ samples: [Float], channels: Int, rate: Int) -> Data {
         let format = little(UInt16(1)) + little(UInt16(channels)) + little(UInt32(rate)) + little(UInt32(rate * channels * 8))
             + little(UInt16(channels * 8)) + little(UInt16(64))
-        let data = samples.flatMap { little(Int64((Double($0) * 9_223_372_036_854_775_807).rounded())) }
+        let data = samples.flatMap { little(Int64((Double($0) * 0x1p63).rounded())) }
         let body = chunk("fmt ", format) + chunk("data", data)
         return Data(Array("RIFF".utf8) + little(UInt32(4 + body.count)) + Array("WAVE".utf8) + body)
     }

@@ -89,7 +89,7 @@ public enum FilterDesignError: Error, Equatable, CustomStringConvertible {
         case .invalidQ(let q): "Q must be above 0, not \(q)"
         case .invalidGain(let gain): "gain \(gain) dB is out of range (-40 to 40 dB)"
         case .unreachableGains(let error):
-            "the bands overlap too much to reach the preset's gains at their centres (off by \(error) dB); use --eq-mode classic"
+            "the bands overlap too much to reach the preset's gains at their centres (off by \(error) dB); use the classic mode, which does not solve for them"
         }
     }
 }

@@ -37,7 +37,8 @@ final class BlockResampler: StreamResampler {
     private var worker: PairedWorker?
 
     /// One engine and the output of the block it last converted.
-    final class Lane {
+    // Safe to share: the worker runs a lane only inside `runAlongside`, while the render thread leaves it alone.
+    final class Lane: @unchecked Sendable {
         let engine: any ResamplerEngine
         let engineName: String
         let channelCount: Int
@@ -103,7 +104,9 @@ final class BlockResampler: StreamResampler {
         input = .allocate(capacity: inputCapacity * channelCount)
         let laneCapacity = Int((Double(preroll + blockFrames) * configuration.ratio).rounded(.up)) + 16
         lanes = engines.map { Lane(engine: $0, engineName: kind.name, capacity: laneCapacity) }
-        let (second, input) = (lanes[1], input)
+        let second = lanes[1]
+        // Safe: the worker reads the input only inside `runAlongside`, while nothing writes it.
+        nonisolated(unsafe) let input = input
         worker = PairedWorker { second.run(input) }
     }
 

@@ -25,7 +25,8 @@ final class ChannelSplitResampler: StreamResampler {
     private var worker: PairedWorker?
 
     /// One engine, the channels it converts, and its input and output for the current chunk.
-    final class Lane {
+    // Safe to share: the worker runs a lane only inside `runAlongside`, while the render thread leaves it alone.
+    final class Lane: @unchecked Sendable {
         let engine: any ResamplerEngine
         let engineName: String
         let firstChannel: Int

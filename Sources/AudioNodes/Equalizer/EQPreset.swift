@@ -39,3 +39,31 @@ public struct EQPreset: Equatable, Sendable {
     /// The largest gain above 0 dB, or 0: what `--preamp auto` takes off.
     public var largestBoost: Double { max(0, gains.max() ?? 0) }
 }
+
+extension EQPreset {
+    /// The preset of `presets` (the built-in iPod presets unless given) called `name` or with
+    /// `name` among its aliases, matched loosely: `try EQPreset.named("bass-booster")` is
+    /// "Bass Booster". An unknown name throws `PresetLookupError.unknown` with the nearest names.
+    public static func named(_ name: String, in presets: [EQPreset] = EQPresetLibrary.builtIn) throws(PresetLookupError) -> EQPreset {
+        guard let found = EQPresetLibrary.find(name, in: presets) else {
+            throw .unknown(name: name, nearest: EQPresetLibrary.nearestNames(to: name, in: presets))
+        }
+        return found
+    }
+}
+
+/// A preset could not be found or read.
+public enum PresetLookupError: Error, Equatable, CustomStringConvertible {
+    /// No preset has this name; `nearest` are the closest names.
+    case unknown(name: String, nearest: [String])
+    /// A preset file or table is malformed.
+    case malformed(PresetError)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name, let nearest):
+            "unknown EQ preset '\(name)'; did you mean \(nearest.map { "'\($0)'" }.joined(separator: ", "))?"
+        case .malformed(let error): error.description
+        }
+    }
+}

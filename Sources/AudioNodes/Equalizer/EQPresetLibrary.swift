@@ -130,24 +130,18 @@ public enum EQPresetLibrary {
 
     // MARK: Names
 
-    /// A name reduced for matching: lower case, letters and digits only
-    /// (`"Bass Booster"`, `bassbooster`, `bass-booster` all match).
-    public static func matchingKey(_ name: String) -> String {
-        String(name.lowercased().filter { $0.isLetter || $0.isNumber })
-    }
-
-    /// The preset called `name` or with `name` among its aliases (matched by `matchingKey`),
-    /// if there is one.
+    /// The preset called `name` or with `name` among its aliases (matched by `NameMatching.key`,
+    /// so `bass-booster` finds "Bass Booster"), if there is one.
     public static func find(_ name: String, in presets: [EQPreset]) -> EQPreset? {
-        let key = matchingKey(name)
-        return presets.first { ([$0.name] + $0.aliases).contains { matchingKey($0) == key } }
+        let key = NameMatching.key(name)
+        return presets.first { ([$0.name] + $0.aliases).contains { NameMatching.key($0) == key } }
     }
 
     /// The names closest to `name`, nearest first, for a "did you mean" message.
     public static func nearestNames(to name: String, in presets: [EQPreset], count: Int = 3) -> [String] {
-        let key = matchingKey(name)
+        let key = NameMatching.key(name)
         return presets.map { preset -> (String, Int) in
-            let candidate = matchingKey(preset.name)
+            let candidate = NameMatching.key(preset.name)
             let distance = candidate.hasPrefix(key) || key.hasPrefix(candidate) ? 0 : EditDistance.between(key, candidate)
             return (preset.name, distance)
         }

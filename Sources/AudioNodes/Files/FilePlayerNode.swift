@@ -1,3 +1,4 @@
+import AudioFormats
 import AudioGraph
 
 /// Plays a file into a graph as a node: no input bus, one output bus in the file's format
@@ -17,6 +18,12 @@ public final class FilePlayerNode: AudioNode {
         self.source = source
         super.init(name: name, inputBusCount: 0, outputBusCount: 1)
         try? setStreamFormat(source.format, scope: .output)
+    }
+
+    /// A player named `name` for the file at `path`, decoded by the decoder the standard format
+    /// registry chooses by the file's content; throws when no decoder can open it.
+    public convenience init(name: String = "player", path: String) throws(AudioFormatError) {
+        self.init(name: name, source: AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: path)))
     }
 
     /// Requires the output bus to carry the file's format.

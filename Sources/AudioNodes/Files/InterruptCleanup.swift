@@ -15,6 +15,7 @@ import Darwin
 /// by `PendingFile`, and the handler only unlinks and exits.
 public enum InterruptCleanup {
     private static let capacity = 64
+    // Safe: its slots change only under `tableLock`; the signal handler only reads them, as it must.
     nonisolated(unsafe) private static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         table.initialize(repeating: nil, count: capacity)

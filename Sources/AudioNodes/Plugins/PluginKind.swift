@@ -15,7 +15,7 @@ public enum PluginKind {
         name: "plugin", summary: "hosts a LADSPA or LV2 plugin (see 'aurender plugins')",
         settings: [
             SettingDescription("plugin", .text, "the plugin: an LV2 URI, ladspa:LABEL or ladspa:FILE.so:LABEL", required: true),
-            SettingDescription("controls", .text, "control values by port symbol, name=value,... (default: the plugin's)"),
+            SettingDescription("controls", .text, "control values by port symbol or name, name=value,... (default: the plugin's)"),
             SettingDescription("preset", .text, "a preset of the plugin, by URI or label"),
             SettingDescription("tail", .time, "the most tail rendered after the input ends (default: 60 s; it stops at -120 dBFS)"),
         ],

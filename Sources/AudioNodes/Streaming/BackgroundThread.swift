@@ -9,8 +9,9 @@ import Darwin
 final class BackgroundThread {
     private var thread: pthread_t?
 
-    /// Starts `body` on a new thread.
-    init(_ body: @escaping () -> Void) {
+    /// Starts `body` on a new thread. `body` is `sending`: what it captures either is
+    /// `Sendable` or is handed to the thread, which alone uses it from then on.
+    init(_ body: sending @escaping () -> Void) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { raw in

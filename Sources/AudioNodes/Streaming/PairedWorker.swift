@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A second thread that runs one job each time the caller runs its own beside it: how the
 /// format converter keeps both cores busy without starting a thread per block.
@@ -9,19 +10,22 @@ import Dispatch
 final class PairedWorker {
     private let go = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
-    private let state = State()
+    /// Whether the worker is to stop, read after each wake-up.
+    private let stopping = Stopping()
     private var thread: BackgroundThread?
 
-    /// Whether the worker is to stop, read after each wake-up.
-    private final class State { var stopping = false }
+    /// The stop request, shared with the thread.
+    private final class Stopping: Sendable {
+        let requested = Atomic<Bool>(false)
+    }
 
     /// Starts the thread that runs `job` each time it is woken.
-    init(_ job: @escaping () -> Void) {
-        let (go, done, state) = (go, done, state)
+    init(_ job: @escaping @Sendable () -> Void) {
+        let (go, done, stopping) = (go, done, stopping)
         thread = BackgroundThread {
             while true {
                 go.wait()
-                if state.stopping { return }
+                if stopping.requested.load(ordering: .acquiring) { return }
                 job()
                 done.signal()
             }
@@ -29,7 +33,7 @@ final class PairedWorker {
     }
 
     deinit {
-        state.stopping = true
+        stopping.requested.store(true, ordering: .releasing)
         go.signal()
         thread?.join()
     }

@@ -20,7 +20,8 @@ public final class ThreadedFileReader: FileSource {
 
     /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames.
     public init(file: any AudioDecoder, slotFrames: Int = 65536, slotCount: Int = 4) {
-        let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
+        // Safe: only the worker decodes from here on; the format and length others read are fixed at open.
+        nonisolated(unsafe) let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
         format = reader.format
         let ring = SlotRing(slotCount: slotCount, channelCount: format.channelCount, capacity: slotFrames)
         self.ring = ring

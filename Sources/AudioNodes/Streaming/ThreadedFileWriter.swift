@@ -21,7 +21,8 @@ public final class ThreadedFileWriter {
     private let outcome = WorkerOutcome()
 
     /// What the worker reports, held apart from the writer so the worker never touches it.
-    private final class WorkerOutcome {
+    // Safe to share: the worker sets `failure` before freeing a slot or ending; the owner reads it after.
+    private final class WorkerOutcome: @unchecked Sendable {
         var failure: (any Error)?
     }
 
@@ -35,11 +36,13 @@ public final class ThreadedFileWriter {
         self.ring = ring
         blockView = .allocate(capacity: max(1, file.channelCount))
         blockView.initialize(repeating: ring.slots[0].storage.list[0])
+        // Safe: only the worker writes until `finish()` joins it; the owner reads counts after that.
+        nonisolated(unsafe) let sharedWriter = writer
         worker = BackgroundThread { [outcome] in
             while true {
                 let slot = ring.acquireFilled()
                 if outcome.failure == nil, slot.frames > 0 {
-                    do { try writer.write(slot.storage.list, frames: slot.frames) } catch { outcome.failure = error }
+                    do { try sharedWriter.write(slot.storage.list, frames: slot.frames) } catch { outcome.failure = error }
                 }
                 let last = slot.isLast
                 ring.release()

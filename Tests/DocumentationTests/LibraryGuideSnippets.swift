@@ -1,13 +1,13 @@
-// snippet: readme-library
+// snippet: library-guide
 import Aurender
 import Foundation   // sin
 // snippet end
 import Testing
 
-/// The README's library example.
-@Suite struct ReadmeSnippets {
+/// The snippet of the guide's page on the library, docs/library.md.
+@Suite struct LibraryGuideSnippets {
     @Test func aCallbackFeedsAGenericOutput() throws {
-        // snippet: readme-library
+        // snippet: library-guide
         let graph = Graph()
         let output = GenericOutput()
         try graph.addNode(output)

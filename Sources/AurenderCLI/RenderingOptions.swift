@@ -1,0 +1,75 @@
+import ArgumentParser
+import Aurender
+
+/// The options of every command that renders into an output (`render`, its batches and graph
+/// files, and `mix`): the output's container and encoding, what clipping does, a plan instead of
+/// a render, and the groups that shape every job, each applied to a job in one place.
+struct RenderingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Output container.", valueName: "type"))
+    var type: ContainerArgument?
+
+    @Option(help: ArgumentHelp("Output sample encoding: 8, 16, 24, 32 (PCM), float or double.", valueName: "bits"))
+    var bits: BitsArgument?
+
+    @OptionGroup(title: "Format conversion")
+    var conversion: ConversionOptions
+
+    @OptionGroup(title: "Loudness")
+    var loudness: LoudnessOptions
+
+    @Flag(help: "Print the resolved graph (nodes, connections, formats) and exit before reading audio.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
+    var plan: PlanStyle?
+
+    @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",
+                               valueName: "policy"))
+    var onClip: RenderJob.ClipPolicy = .warn
+
+    @OptionGroup(title: "Messages")
+    var console: ConsoleOptions
+
+    @OptionGroup(title: "Reports")
+    var reporting: ReportOptions
+
+    @OptionGroup(title: "Durability")
+    var durability: DurabilityOptions
+
+    func validate() throws {
+        if let type, type.type.isLossy, bits != nil {
+            throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
+        }
+        try conversion.validateCodec(bits: bits)
+    }
+
+    /// How to show the job instead of rendering it, if asked: `--plan`, or `--dry-run` as text.
+    var planStyle: PlanStyle? { plan ?? (dryRun ? .text : nil) }
+
+    /// The output's container and encoding (`--type`, `--bits`) and the conversions asked for.
+    func apply(to format: inout OutputFormatChoice) throws {
+        format.container = type?.type
+        format.encoding = bits?.encoding ?? type?.encoding
+        try conversion.apply(to: &format)
+    }
+
+    /// The fades and the loudness normalization asked for.
+    func apply(to finishing: inout FinishingOptions) {
+        finishing.normalization = loudness.normalization
+        conversion.apply(to: &finishing)
+    }
+
+    /// What every job's settings take from the flags: resampler, dither, decoder, clip policy,
+    /// the levels a report needs, durability.
+    func apply(to settings: inout RenderSettings) {
+        settings.clipPolicy = onClip
+        conversion.apply(to: &settings)
+        reporting.apply(to: &settings)
+        durability.apply(to: &settings)
+    }
+
+    /// The runner that plans, runs and reports a job with these messages and reports.
+    func runner(hints: CommandHints) -> JobRunner {
+        JobRunner(console: console, reporting: reporting, hints: hints)
+    }
+}
