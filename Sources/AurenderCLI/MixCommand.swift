@@ -45,7 +45,7 @@ struct MixCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name at least one input") }
-        try rendering.durability.validate(output: output)
+        try rendering.validateDurability(output: output)
         if rendering.conversion.channelMap != nil || rendering.conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }

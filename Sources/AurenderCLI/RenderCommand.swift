@@ -60,7 +60,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
         }
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
-        try rendering.durability.validate(output: output)
+        try rendering.validateDurability(output: output)
         _ = try rawInput.format()
     }
 

@@ -2,8 +2,12 @@ import ArgumentParser
 import Aurender
 
 /// The options of every command that renders into an output (`render`, its batches and graph
-/// files, and `mix`): the output's container and encoding, what clipping does, a plan instead of
-/// a render, and the groups that shape every job, each applied to a job in one place.
+/// files, and `mix`): the output's container and encoding, what clipping does, its durability, a
+/// plan instead of a render, and the groups that shape every job, each applied to a job in one place.
+///
+/// The argument parser builds every option group each time the command starts, about half a
+/// million instructions a group: the report's two options and `--fsync` are declared here, not
+/// in groups of their own.
 struct RenderingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Output container.", valueName: "type"))
     var type: ContainerArgument?
@@ -30,11 +34,18 @@ struct RenderingOptions: ParsableArguments {
     @OptionGroup(title: "Messages")
     var console: ConsoleOptions
 
-    @OptionGroup(title: "Reports")
-    var reporting: ReportOptions
+    @Option(help: ArgumentHelp("Write a JSON report of the render (levels, clipping, timing, options) to this file; with -o, of every file.",
+                               valueName: "file.json"))
+    var report: String?
 
-    @OptionGroup(title: "Durability")
-    var durability: DurabilityOptions
+    @Flag(help: "Print the JSON report on standard output.")
+    var json = false
+
+    @Flag(help: """
+        Flush each output and its folder to storage (fsync) before exiting, so a power cut after \
+        exit loses nothing; files only, not standard output or devices.
+        """)
+    var fsync = false
 
     func validate() throws {
         if let type, type.type.isLossy, bits != nil {
@@ -42,6 +53,14 @@ struct RenderingOptions: ParsableArguments {
         }
         try conversion.validateCodec(bits: bits)
     }
+
+    /// Refuses `--fsync` for standard output (`-`), which has no storage to flush.
+    func validateDurability(output: String?) throws {
+        if fsync, output == "-" { throw ValidationError("--fsync applies to files; standard output has no storage to flush") }
+    }
+
+    /// The report asked for: where it goes.
+    var reporting: ReportOptions { ReportOptions(report: report, json: json) }
 
     /// How to show the job instead of rendering it, if asked: `--plan`, or `--dry-run` as text.
     var planStyle: PlanStyle? { plan ?? (dryRun ? .text : nil) }
@@ -65,7 +84,7 @@ struct RenderingOptions: ParsableArguments {
         settings.clipPolicy = onClip
         conversion.apply(to: &settings)
         reporting.apply(to: &settings)
-        durability.apply(to: &settings)
+        settings.durability = fsync ? .synchronized : .committed
     }
 
     /// The runner that plans, runs and reports a job with these messages and reports.

@@ -1,14 +1,12 @@
 import ArgumentParser
 import Aurender
 
-/// The options that make a render print or write its report.
-struct ReportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write a JSON report of the render (levels, clipping, timing, options) to this file; with -o, of every file.",
-                               valueName: "file.json"))
+/// Where a render's report goes, as `--report FILE.json` and `--json` (`RenderingOptions`) ask.
+struct ReportOptions {
+    /// The file to write the report to, if any.
     var report: String?
-
-    @Flag(help: "Print the JSON report on standard output.")
-    var json = false
+    /// Whether to print the report on standard output.
+    var json: Bool
 
     /// Asks the render for the levels a report shows, when one is asked for.
     func apply(to settings: inout RenderSettings) {
