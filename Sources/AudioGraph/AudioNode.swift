@@ -187,6 +187,11 @@ open class AudioNode {
     /// What a plan says about the node beyond its formats (`preset 'Rock', accurate`), or nil.
     open var planDetail: String? { nil }
 
+    /// The frames this node gives for `frames` frames of input (a stream of known length); nil
+    /// when it cannot be known before rendering. The default keeps the length: only nodes that
+    /// change it (time stretching, trimming) override this, so fades and progress can count on it.
+    open func outputFrames(forInputFrames frames: Int64) -> Int64? { frames }
+
     /// The format an output bus produces when none was set explicitly.
     /// The default keeps the format of input bus 0.
     open func defaultOutputFormat(bus: Int) -> StreamFormat? {

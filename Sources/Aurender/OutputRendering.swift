@@ -48,6 +48,12 @@ enum OutputRendering {
         from == to ? frames : Int64((Double(frames) * to / from).rounded())
     }
 
+    /// The frames `chain` gives for `frames` frames of input, each node changing the length as
+    /// it says (`AudioNode.outputFrames(forInputFrames:)`); nil when any node cannot tell.
+    static func length(after chain: [AudioNode], given frames: Int64?) -> Int64? {
+        chain.reduce(frames) { frames, node in frames.flatMap(node.outputFrames(forInputFrames:)) }
+    }
+
     /// A fade node for the fades asked for, or nil when there are none.
     /// A fade-out needs the length; `input` names the input in the refusal when it is unknown.
     static func makeFade(_ options: FinishingOptions, sampleRate: Double, totalFrames: Int64?, input: String) throws -> FadeNode? {

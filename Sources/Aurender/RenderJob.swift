@@ -134,10 +134,11 @@ public struct RenderJob {
                 format = converter.streamFormat(scope: .output) ?? format
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
+            let processing = try makeProcessing(format)
+            expectedFrames = OutputRendering.length(after: processing, given: expectedFrames)
+            chain += processing
             if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
-                chain += try makeProcessing(format) + [fade]
-            } else {
-                chain += try makeProcessing(format)
+                chain.append(fade)
             }
             if let gain { chain.append(gain) }
             chain.append(outputNode)
