@@ -82,11 +82,13 @@ public struct GraphJob {
         return lines.joined(separator: "\n")
     }
 
-    /// Renders, leaving either a complete output or none.
+    /// Renders, leaving either a complete output or none. A graph with `silence` nodes is
+    /// rendered first to measure where its audio lies, then again trimmed.
     public func run() throws -> RenderJob.Summary {
-        let built = try build(readingAhead: true)
-        options.progress?.expect(frames: built.render.expectedFrames, sampleRate: built.render.format.sampleRate)
-        var summary = try built.render.run(output: built.outputPath, settings: options)
+        var summary = try PreparedRender.render(output: try outputDestination, settings: options, normalization: nil,
+                                                inputs: inputPaths, subject: try outputDestination.path) { pass in
+            try build(readingAhead: true, pass: pass).render
+        }
         summary.shortfalls = opened.shortfalls
         return summary
     }
@@ -136,7 +138,8 @@ public struct GraphJob {
         return checked
     }
 
-    private func build(readingAhead: Bool) throws -> Built {
+    /// Builds and initializes the graph for `pass`: its silence nodes measure in the first.
+    private func build(readingAhead: Bool, pass: RenderPass = RenderPass()) throws -> Built {
         let checked = try checkedNodes()
         let outputs = checked.filter { $0.kind.role == .output }
         guard outputs.count == 1, let outputEntry = outputs.first else {
@@ -167,6 +170,7 @@ public struct GraphJob {
             try graph.setMaximumFramesPerSlice(options.framesPerSlice)
             for entry in checked where entry.kind.role != .source {
                 let made = try makeNode(entry.node, kind: entry.kind, rate: rate)
+                try pass.prepare([made])
                 if entry.kind.role == .output { outputNode = made as? GenericOutput }
                 try graph.addNode(made)
                 nodes[entry.node.name] = made

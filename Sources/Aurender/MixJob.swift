@@ -23,7 +23,8 @@ public struct MixJob {
         /// Whether the input is pulled but not heard.
         public var muted = false
         /// Builds the input's own nodes (an EQ) for the format it reaches them in; each node's
-        /// name is to include the given suffix, as node names are unique in a graph.
+        /// name is to include the given suffix, as node names are unique in a graph. A
+        /// `SilenceTrimNode` among them trims the input's silence, measured in a first pass.
         public var makeProcessing: (StreamFormat, String) throws -> [AudioNode] = { _, _ in [] }
 
         public init(path: String) { self.path = path }
@@ -60,22 +61,24 @@ public struct MixJob {
 
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.finishing.normalization)).plan(output: output)
+        try prepare(readingAhead: false, pass: RenderPass(gain: PreparedRender.plannedGain(options.finishing.normalization))).plan(output: output)
     }
 
     /// Mixes, leaving either a complete output or none (and an existing one untouched). With a
-    /// loudness normalization, the mix is measured first, then mixed again with the gain.
+    /// loudness normalization or a silence-trim node in an input's processing, the mix is measured
+    /// first, then mixed again with the gain and the trims.
     public func run() throws -> RenderJob.Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                                inputs: inputs.map(\.path), subject: output.path) { gain in
-            try prepare(readingAhead: true, gain: gain)
+                                                inputs: inputs.map(\.path), subject: output.path) { pass in
+            try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls
         return summary
     }
 
-    /// Opens the inputs and builds the mix, with `gain` last before the output.
-    private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
+    /// Opens the inputs and builds the mix for `pass` (its trims measured, its gain last before
+    /// the output).
+    private func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         guard !inputs.isEmpty else { throw RenderError.usage("a mix needs at least one input") }
         try OutputRendering.refuseSameFile(inputs: inputs.map(\.path), output: output)
         var files: [any AudioDecoder] = []
@@ -107,7 +110,9 @@ public struct MixJob {
                     chain.append(converter)
                     format = converter.streamFormat(scope: .output) ?? format
                 }
-                chain += try input.makeProcessing(format, " \(bus + 1)")
+                let processing = try input.makeProcessing(format, " \(bus + 1)")
+                try pass.prepare(processing)
+                chain += processing
                 for node in chain { try graph.addNode(node) }
                 try reader.attach(to: chain.first ?? mixer, bus: chain.isEmpty ? bus : 0, in: graph)
                 for (source, destination) in zip(chain, chain.dropFirst()) { try graph.connect(source, to: destination) }
@@ -117,7 +122,9 @@ public struct MixJob {
                 try mixer.setParameter(MixerNode.id(.mute, bus: bus), input.muted ? 1 : 0)
                 let offset = Int64((input.start * mixFormat.sampleRate).rounded())
                 try mixer.setStartOffset(frames: offset, bus: bus)
-                let frames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate) }
+                let frames = OutputRendering.length(after: processing, given: file.length.frames.map {
+                    OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate)
+                })
                 length = length.flatMap { total in frames.map { max(total, offset + $0) } }
                 branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
             }
@@ -125,7 +132,7 @@ public struct MixJob {
             if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length, input: output.path) {
                 tail.append(fade)
             }
-            if let gain { tail.append(gain) }
+            if let gain = pass.gain { tail.append(gain) }
             tail.append(outputNode)
             for node in tail.dropFirst() { try graph.addNode(node) }
             for (source, destination) in zip(tail, tail.dropFirst()) { try graph.connect(source, to: destination) }

@@ -28,26 +28,84 @@ struct PreparedRender {
         RenderPlan(branches: branches, tail: tail, output: output.path, outputType: type, outputEncoding: encoding, dither: dither)
     }
 
-    /// Renders what `prepare` builds into `output`, counting progress; with a loudness
-    /// normalization, the graph is built and measured first, then built again with the gain
-    /// (`prepare` is given the gain node to put last before the output). Refuses standard input
-    /// there, as it cannot be read twice. Errors about the loudness name `subject`.
+    /// Renders what `prepare` builds into `output`, counting progress. A render that normalizes
+    /// or trims silence is built and rendered more than once, `prepare` being told what each pass
+    /// is for (`RenderPass`): the first measures the loudness, when normalizing, and where its
+    /// silence-trim nodes find audio; the last renders with the trims and the gain measured. When
+    /// the trims remove something, the loudness measured untrimmed is not the output's, so a
+    /// pass between measures the trimmed render's. Refuses standard input there, as it cannot be
+    /// read twice. Errors about the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
                        inputs: [String], subject: String,
-                       prepare: (GainNode?) throws -> PreparedRender) throws -> RenderJob.Summary {
-        guard let normalization else {
-            let prepared = try prepare(nil)
-            options.progress?.expect(frames: prepared.expectedFrames, sampleRate: prepared.format.sampleRate)
-            return try prepared.run(output: output, settings: options)
+                       prepare: (RenderPass) throws -> PreparedRender) throws -> RenderJob.Summary {
+        if normalization != nil, inputs.contains("-") {
+            throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input")
         }
-        if inputs.contains("-") { throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input") }
-        let first = try prepare(nil)
-        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
-        let measured = try LoudnessScan.measure(first, path: subject, progress: options.progress)
-        let outcome = try normalization.outcome(for: measured, path: subject)
-        var summary = try prepare(GainNode(name: "normalize", decibels: outcome.gain)).run(output: output, settings: options)
+        let first = try prepare(RenderPass())
+        let trims = first.silenceTrimNodes
+        guard normalization != nil || !trims.isEmpty else {
+            options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate)
+            var summary = try first.run(output: output, settings: options)
+            summary.inputsWithoutAudio = first.inputsWithoutAudio
+            return summary
+        }
+        if inputs.contains("-") { throw RenderError.usage("-: silence trimming reads the input twice, so it cannot be standard input") }
+        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: normalization == nil ? 2 : 3)
+        let loudness = try first.measure(loudness: normalization != nil, subject: subject, progress: options.progress)
+        let inputsWithoutAudio = first.inputsWithoutAudio
+        var silence: [String: SilenceTrimNode.Measurement] = [:]
+        for node in trims {
+            guard let measured = node.measured else {
+                throw RenderError.usage("\(subject): the silence node '\(node.name)' was not rendered to its input's end, so its silence is unknown")
+            }
+            silence[node.name] = measured
+        }
+        var pass = RenderPass(silence: silence)
+        let trimsSomething = trims.contains { node in silence[node.name].map { $0.kept(margin: node.marginFrames).count != Int($0.inputFrames) } ?? false }
+        var outcome: LoudnessNormalization.Outcome?
+        if let normalization, var measured = loudness {
+            if trimsSomething {
+                let trimmed = try prepare(pass)
+                options.progress?.expect(frames: trimmed.expectedFrames.map { (options.progress?.framesDone ?? 0) + 2 * $0 },
+                                         sampleRate: trimmed.format.sampleRate)
+                measured = try trimmed.measure(loudness: true, subject: subject, progress: options.progress) ?? measured
+            }
+            outcome = try normalization.outcome(for: measured, path: subject)
+            pass.gain = outcome.map { GainNode(name: "normalize", decibels: $0.gain) }
+        }
+        let last = try prepare(pass)
+        options.progress?.expect(frames: last.expectedFrames.map { (options.progress?.framesDone ?? 0) + $0 }, sampleRate: last.format.sampleRate)
+        var summary = try last.run(output: output, settings: options)
         summary.normalization = outcome
+        summary.silenceTrims = last.silenceTrimNodes.compactMap(\.outcome)
+        summary.inputsWithoutAudio = inputsWithoutAudio
         return summary
+    }
+
+    /// Pulls the graph to its end, measuring the loudness when asked (nil when not), and stops
+    /// its readers: a silence trim may end the stream before its inputs end, and the next pass
+    /// rewinds the decoders they read.
+    private func measure(loudness: Bool, subject: String, progress: RenderProgress?) throws -> LoudnessMeasurement? {
+        defer {
+            for (_, source) in readers { (source as? ThreadedFileReader)?.stop() }
+        }
+        if loudness { return try LoudnessScan.measure(self, path: subject, progress: progress) }
+        while case .rendered(let frames) = try outputNode.renderSlice(frameCount: outputNode.maximumFramesPerSlice) {
+            progress?.add(frames)
+        }
+        return nil
+    }
+
+    /// The graph's silence-trim nodes.
+    var silenceTrimNodes: [SilenceTrimNode] {
+        (branches.flatMap(\.chain) + tail).compactMap { $0 as? SilenceTrimNode }
+    }
+
+    /// The inputs that gave no audio so far, in the order read.
+    var inputsWithoutAudio: [String] {
+        var found: [String] = []
+        for (input, source) in readers where source.framesRead == 0 && !found.contains(input) { found.append(input) }
+        return found
     }
 
     /// The gain node a plan shows for `normalization`: its gain is found only when rendering,
@@ -60,17 +118,41 @@ struct PreparedRender {
         }
     }
 
-    /// Renders into `output`, leaving either a complete file or none.
+    /// Renders into `output`, leaving either a complete file or none; the inputs without audio
+    /// are for `render` to say, which knows the pass that read them to their ends.
     func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
                                                 encoderSettings: encoderSettings, dither: dither, settings: settings)
-        var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
-                                        frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
-                                        rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
-        let gaveAudio = Set(readers.filter { $0.source.framesRead > 0 }.map(\.input))
-        for (input, _) in readers where !gaveAudio.contains(input) && !summary.inputsWithoutAudio.contains(input) {
-            summary.inputsWithoutAudio.append(input)
+        return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
+                                 frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
+                                 rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+    }
+}
+
+/// What one build of a render's graph is for. The first build measures: its silence-trim nodes
+/// record where the audio lies. Later builds render with what it found: each trim node is given
+/// its namesake's measurement, and the last has the normalizing gain.
+struct RenderPass {
+    /// What the first pass's silence-trim nodes measured, by node name; nil in the first pass.
+    var silence: [String: SilenceTrimNode.Measurement]?
+    /// The gain that normalizes, to put last before the output; nil without one.
+    var gain: GainNode?
+
+    init(silence: [String: SilenceTrimNode.Measurement]? = nil, gain: GainNode? = nil) {
+        self.silence = silence
+        self.gain = gain
+    }
+
+    /// Gives each silence-trim node among `nodes` what its namesake measured, before the graph
+    /// initializes, so the node trims and its length (`outputFrames(forInputFrames:)`) is the
+    /// trimmed one; in the first pass they are left to measure.
+    func prepare(_ nodes: [AudioNode]) throws {
+        guard let silence else { return }
+        for case let node as SilenceTrimNode in nodes {
+            guard let measurement = silence[node.name] else {
+                throw RenderError.usage("the silence node '\(node.name)' was not in the graph that measured the silence")
+            }
+            try node.setMeasurement(measurement)
         }
-        return summary
     }
 }

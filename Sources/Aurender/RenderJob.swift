@@ -66,6 +66,8 @@ public struct RenderJob {
         public var rms: Double?
         /// What loudness normalization measured and applied, when asked for.
         public var normalization: LoudnessNormalization.Outcome?
+        /// What each silence-trim node removed, in the order of the graph's nodes; empty without one.
+        public var silenceTrims: [SilenceTrimNode.Outcome] = []
         /// The inputs that ended before their stated length, salvaged (`RenderSettings.salvage`).
         public var shortfalls: [InputShortfall] = []
         /// The inputs that held no audio (valid files of no frames), in the order read: said
@@ -98,24 +100,25 @@ public struct RenderJob {
 
     /// Builds and initializes the graph without reading audio, and describes it.
     public func plan() throws -> RenderPlan {
-        try prepare(readingAhead: false, gain: PreparedRender.plannedGain(options.finishing.normalization)).plan(output: output)
+        try prepare(readingAhead: false, pass: RenderPass(gain: PreparedRender.plannedGain(options.finishing.normalization))).plan(output: output)
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
-    /// With a loudness normalization, the graph's output is measured first, then rendered
-    /// again with the gain.
+    /// With a loudness normalization or a silence-trim node among the processing, the graph's
+    /// output is measured first, then rendered again with the gain and the trim.
     public func run() throws -> Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                                inputs: [input], subject: input) { gain in
-            try prepare(readingAhead: true, gain: gain)
+                                                inputs: [input], subject: input) { pass in
+            try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls
         return summary
     }
 
-    /// Opens the input and builds the graph, with `gain` last before the output; `readingAhead`
-    /// starts the reader's thread (a plan reads no audio, so it uses the plain reader).
-    private func prepare(readingAhead: Bool, gain: GainNode?) throws -> PreparedRender {
+    /// Opens the input and builds the graph for `pass` (its trims measured, its gain last before
+    /// the output); `readingAhead` starts the reader's thread (a plan reads no audio, so it uses
+    /// the plain reader).
+    private func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
@@ -135,12 +138,13 @@ public struct RenderJob {
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
             let processing = try makeProcessing(format)
+            try pass.prepare(processing)
             expectedFrames = OutputRendering.length(after: processing, given: expectedFrames)
             chain += processing
             if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
                 chain.append(fade)
             }
-            if let gain { chain.append(gain) }
+            if let gain = pass.gain { chain.append(gain) }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)
