@@ -68,9 +68,10 @@ enum OutputRendering {
                         fadeOutFrames: Int64((options.fadeOut * sampleRate).rounded()), totalFrames: totalFrames)
     }
 
-    /// Whether the chain changes samples (anything but an exact channel copy and the output).
+    /// Whether the chain changes samples (anything but an exact channel copy, a silence trim,
+    /// which only drops frames, and the output).
     static func isProcessing(_ chain: [AudioNode]) -> Bool {
-        chain.contains { node in !(node is GenericOutput) && (node as? FormatConverterNode)?.isExact != true }
+        chain.contains { node in !(node is GenericOutput) && !(node is SilenceTrimNode) && (node as? FormatConverterNode)?.isExact != true }
     }
 
     /// The dither for an output: TPDF when asked, or automatically when quantizing to 16 bits

@@ -1,5 +1,6 @@
 import AudioDSP
 import AudioGraph
+import AudioNodes
 import FoundationEssentials
 import Loudness
 import AudioFormats
@@ -83,6 +84,35 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public var normalization: Normalization?
     /// Present when inputs ended before their stated length and were salvaged (`--salvage`).
     public var shortfalls: [Shortfall]?
+    /// Present when the render trimmed silence: what each silence-trim node removed.
+    public var silenceTrims: [SilenceTrim]?
+
+    /// What one silence-trim node removed at each end, in frames and seconds of its input (for
+    /// a render of one file, the input as decoded and converted to the output's rate).
+    public struct SilenceTrim: Codable, Equatable, Sendable {
+        /// The node that trimmed (`silence` for a render's own).
+        public var node: String
+        /// The level a frame had to reach to be kept as audio.
+        public var thresholdDB: Double
+        /// The silence kept on each side of the audio.
+        public var marginSeconds: Double
+        /// The silence removed before the audio (all of the input when nothing reached the threshold).
+        public var removedLeadingFrames: Int64
+        public var removedLeadingSeconds: Double
+        /// The silence removed after the audio.
+        public var removedTrailingFrames: Int64
+        public var removedTrailingSeconds: Double
+
+        init(_ outcome: SilenceTrimNode.Outcome) {
+            node = outcome.node
+            thresholdDB = ReportJSON.level(outcome.thresholdDecibels)
+            marginSeconds = outcome.seconds(outcome.marginFrames)
+            removedLeadingFrames = outcome.removedAtStart
+            removedLeadingSeconds = outcome.seconds(outcome.removedAtStart)
+            removedTrailingFrames = outcome.removedAtEnd
+            removedTrailingSeconds = outcome.seconds(outcome.removedAtEnd)
+        }
+    }
 
     /// An input that held fewer frames than its container states, rendered as far as it decoded.
     public struct Shortfall: Codable, Equatable, Sendable {
@@ -117,6 +147,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
         realtimeFactor = seconds > 0 ? (durationSeconds / seconds * 10).rounded() / 10 : nil
         self.options = options
         if let normalization, let outcome = summary.normalization { self.normalization = Normalization(normalization, outcome) }
+        if !summary.silenceTrims.isEmpty { silenceTrims = summary.silenceTrims.map(SilenceTrim.init) }
         if !summary.shortfalls.isEmpty {
             shortfalls = summary.shortfalls.map { Shortfall(input: $0.path, statedFrames: $0.shortfall.stated, foundFrames: $0.shortfall.found) }
         }

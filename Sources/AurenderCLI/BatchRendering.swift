@@ -115,15 +115,16 @@ extension RenderCommand {
         if let status = report.failed.first?.exitStatus { throw ExitCode(status) }
     }
 
-    /// The seconds of audio all the inputs hold (twice over when normalizing, which reads
-    /// each twice), or nil when a length is unknown; read from the files' headers.
+    /// The seconds of audio all the inputs hold (twice over when normalizing or trimming silence,
+    /// which read each twice, three times when doing both), or nil when a length is unknown; read
+    /// from the files' headers.
     private func totalSeconds(of items: [BatchJob.Item]) -> Double? {
         var total = 0.0
         for item in items {
             guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
             total += Double(frames) / file.format.sampleRate
         }
-        return total * (rendering.loudness.normalization == nil ? 1 : 2)
+        return total * Double(1 + (rendering.loudness.normalization == nil ? 0 : 1) + (editing.trimSilence == nil ? 0 : 1))
     }
 
     /// Renders one item as a single render would, counting its progress on the display.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Aurender
 
 /// The options that change a render's level and the part of the input it reads:
-/// `--gain`, `--start`, `--duration` and `--trim`.
+/// `--gain`, `--start`, `--duration`, `--trim`, and `--trim-silence` with `--silence-margin`.
 struct EditingOptions: ParsableArguments {
     @Option(parsing: .unconditional,
             help: ArgumentHelp("A fixed gain after the EQ, in dB (-96 to 96): -6 or -6dB.", valueName: "dB"))
@@ -18,8 +18,32 @@ struct EditingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Render the input from START to END (times, as --start): 10,1:30.", valueName: "start,end"))
     var trim: TrimArgument?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        Remove the silence before and after the audio: everything before the first and after the last frame whose \
+        loudest sample reaches this level (-120 to 0 dB: -60 or -60dB), but --silence-margin. The input is read twice: \
+        once to find the audio, once to render it.
+        """, valueName: "dB"))
+    var trimSilence: ThresholdArgument?
+
+    @Option(help: ArgumentHelp("With --trim-silence: the silence kept before and after the audio (default 0.1s; frames count at the output's rate).",
+                               valueName: "time"))
+    var silenceMargin: TimeArgument?
+
     func validate() throws {
         if trim != nil, start != nil || duration != nil { throw ValidationError("give --trim, or --start and --duration, not both") }
+        if let trimSilence, !SilenceTrimNode.thresholdRange.contains(trimSilence.value) {
+            throw ValidationError("--trim-silence must be from \(Int(SilenceTrimNode.thresholdRange.lowerBound)) to "
+                                  + "\(Int(SilenceTrimNode.thresholdRange.upperBound)) dB, not \(trimSilence.text)")
+        }
+        if silenceMargin != nil, trimSilence == nil { throw ValidationError("--silence-margin applies with --trim-silence") }
+    }
+
+    /// The silence trim, first after the converter so it trims the input as decoded, when asked for;
+    /// its margin counts frames at `sampleRate`, the rate it runs at.
+    func silenceNodes(sampleRate: Double) -> [AudioNode] {
+        guard let trimSilence else { return [] }
+        return [SilenceTrimNode(name: "silence", thresholdDecibels: trimSilence.value,
+                                marginFrames: (silenceMargin?.time ?? SilenceTrimNode.defaultMargin).frames(at: sampleRate))]
     }
 
     /// The gain node after the EQ, when a gain other than 0 dB is asked for.
@@ -37,7 +61,8 @@ struct EditingOptions: ParsableArguments {
 
     /// The flags given, which a graph file cannot take (its nodes state gains and inputs).
     var flagsAGraphStates: [String] {
-        [(gain != nil, "--gain"), (start != nil, "--start"), (duration != nil, "--duration"), (trim != nil, "--trim")]
+        [(gain != nil, "--gain"), (start != nil, "--start"), (duration != nil, "--duration"), (trim != nil, "--trim"),
+         (trimSilence != nil, "--trim-silence"), (silenceMargin != nil, "--silence-margin")]
             .filter(\.0).map(\.1)
     }
 }
@@ -52,5 +77,21 @@ struct TrimArgument: ExpressibleByArgument {
         guard fields.count == 2, let start = TimeValue(String(fields[0])), let end = TimeValue(String(fields[1])) else { return nil }
         self.start = start
         self.end = end
+    }
+}
+
+/// `--trim-silence DB`: a level in dB or dBFS (`-60`, `-60dB`), of any value: `validate()` checks
+/// its range, in a message that names the flag and the range.
+struct ThresholdArgument: ExpressibleByArgument {
+    let value: Double
+    /// The level as written, for messages.
+    let text: String
+
+    init?(argument: String) {
+        let written = argument.lowercased()
+        if let suffix = ValueSyntax.levelSuffixes.first(where: { written.hasSuffix($0) }), !["db", "dbfs"].contains(suffix) { return nil }
+        guard let value = ValueSyntax.level(argument) else { return nil }
+        self.value = value
+        text = argument
     }
 }

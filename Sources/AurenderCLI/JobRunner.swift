@@ -88,6 +88,7 @@ struct JobRunner {
             let output = try job.outputDestination.path
             for message in RenderMessages.warnings(summary, output: output, hints: hints) { printError(message) }
             if console.verbose {
+                for note in RenderMessages.silenceNotes(summary) { printError(note) }
                 if let note = RenderMessages.normalizationNote(summary) { printError(note) }
                 printError(RenderMessages.timing(summary, seconds: seconds))
             }

@@ -102,7 +102,8 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins] format in
-            try plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
+            try editing.silenceNodes(sampleRate: format.sampleRate)
+                + plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)

@@ -2,7 +2,8 @@ import Aurender
 
 /// The lines a finished render has to say about its output, besides its report.
 enum RenderMessages {
-    /// Warnings about inputs that hold no audio, inputs salvaged short of their stated length, samples that could not be
+    /// Warnings about inputs that hold no audio, inputs salvaged short of their stated length, a
+    /// silence trim that removed everything, samples that could not be
     /// written as they were, and a loudness normalization that fell short of its target:
     /// printed even with `--quiet`.
     static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
@@ -15,6 +16,11 @@ enum RenderMessages {
         }
         if count.nonFinite > 0 {
             lines.append("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
+        }
+        for trim in summary.silenceTrims where trim.removedEverything {
+            lines.append("\(output): nothing reached the silence threshold of \(plain(trim.thresholdDecibels)) dB"
+                         + (summary.silenceTrims.count > 1 ? " in '\(trim.node)'" : "") + "; all \(plain(trim.seconds(trim.inputFrames))) s "
+                         + "(\(trim.inputFrames) frames) removed" + (summary.frames == 0 ? ", and the output is empty" : ""))
         }
         if let outcome = summary.normalization, outcome.lowered {
             lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
@@ -33,6 +39,22 @@ enum RenderMessages {
     /// What normalizing did, for `--verbose`.
     static func normalizationNote(_ summary: RenderJob.Summary) -> String? {
         summary.normalization.map { "normalize: " + levels($0) }
+    }
+
+    /// What each silence trim removed, for `--verbose`: `silence: removed 1.0 s (44100 frames) at
+    /// the start and 1.9 s (83790 frames) at the end, below -60 dB with a margin of 0.1 s`.
+    static func silenceNotes(_ summary: RenderJob.Summary) -> [String] {
+        summary.silenceTrims.map { trim in
+            "\(trim.node): removed \(plain(trim.seconds(trim.removedAtStart))) s (\(trim.removedAtStart) frames) at the start and "
+                + "\(plain(trim.seconds(trim.removedAtEnd))) s (\(trim.removedAtEnd) frames) at the end, below "
+                + "\(plain(trim.thresholdDecibels)) dB with a margin of \(plain(trim.seconds(trim.marginFrames))) s"
+        }
+    }
+
+    /// A number to the thousandth, without trailing zeros: `1.9`, `0.125`, `-60`.
+    private static func plain(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
     private static func levels(_ outcome: LoudnessNormalization.Outcome) -> String {
