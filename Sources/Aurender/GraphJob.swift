@@ -85,8 +85,9 @@ public struct GraphJob {
     /// Renders, leaving either a complete output or none. A graph with `silence` nodes is
     /// rendered first to measure where its audio lies, then again trimmed.
     public func run() throws -> RenderJob.Summary {
-        var summary = try PreparedRender.render(output: try outputDestination, settings: options, normalization: nil,
-                                                inputs: inputPaths, subject: try outputDestination.path) { pass in
+        let output = try outputNode(of: try checkedNodes()).destination
+        var summary = try PreparedRender.render(output: output, settings: options, normalization: nil,
+                                                inputs: inputPaths, subject: output.path) { pass in
             try build(readingAhead: true, pass: pass).render
         }
         summary.shortfalls = opened.shortfalls
@@ -138,15 +139,21 @@ public struct GraphJob {
         return checked
     }
 
-    /// Builds and initializes the graph for `pass`: its silence nodes measure in the first.
-    private func build(readingAhead: Bool, pass: RenderPass = RenderPass()) throws -> Built {
-        let checked = try checkedNodes()
+    /// The graph's one output node and where it writes; an error unless there is exactly one.
+    private func outputNode(of checked: [(node: GraphDescription.Node, kind: NodeKind, settings: NodeSettings)]) throws
+        -> (entry: (node: GraphDescription.Node, kind: NodeKind, settings: NodeSettings), destination: OutputDestination) {
         let outputs = checked.filter { $0.kind.role == .output }
-        guard outputs.count == 1, let outputEntry = outputs.first else {
+        guard outputs.count == 1, let entry = outputs.first else {
             throw bad(outputs.isEmpty ? "no node of type output"
                       : "\(outputs.count) output nodes (\(outputs.map(\.node.name).joined(separator: ", "))); it needs exactly one")
         }
-        let outputPath = OutputDestination(resolve(outputEntry.settings.text("path")!))
+        return (entry, OutputDestination(resolve(entry.settings.text("path")!)))
+    }
+
+    /// Builds and initializes the graph for `pass`: its silence nodes measure in the first.
+    private func build(readingAhead: Bool, pass: RenderPass = RenderPass()) throws -> Built {
+        let checked = try checkedNodes()
+        let (outputEntry, outputPath) = try outputNode(of: checked)
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
