@@ -34,7 +34,8 @@ struct PreparedRender {
     /// silence-trim nodes find audio; the last renders with the trims and the gain measured. When
     /// the trims remove something, the loudness measured untrimmed is not the output's, so a
     /// pass between measures the trimmed render's. Refuses standard input there, as it cannot be
-    /// read twice. Errors about the loudness name `subject`.
+    /// read twice, and any other input that cannot go back to its start (a pipe). Errors about
+    /// the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
                        inputs: [String], subject: String,
                        prepare: (RenderPass) throws -> PreparedRender) throws -> RenderJob.Summary {
@@ -49,7 +50,10 @@ struct PreparedRender {
             summary.inputsWithoutAudio = first.inputsWithoutAudio
             return summary
         }
-        if inputs.contains("-") { throw RenderError.usage("-: silence trimming reads the input twice, so it cannot be standard input") }
+        if let once = inputs.first(where: { $0 == "-" }) ?? first.branches.first(where: { !$0.file.isSeekable })?.input {
+            throw RenderError.usage("\(once): \(normalization != nil ? "loudness normalization" : "silence trimming") reads the input twice, "
+                                    + "so it cannot be \(once == "-" ? "standard input" : "a pipe")")
+        }
         options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: normalization == nil ? 2 : 3)
         let loudness = try first.measure(loudness: normalization != nil, subject: subject, progress: options.progress)
         let inputsWithoutAudio = first.inputsWithoutAudio

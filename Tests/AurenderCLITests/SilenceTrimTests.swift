@@ -82,13 +82,18 @@ import Testing
         }
     }
 
-    @Test func standardInputIsRefusedAsItCannotBeReadTwice() throws {
+    @Test func standardInputAndPipesAreRefusedAsTheyCannotBeReadTwice() throws {
         let folder = try TemporaryFolder()
         try write(Self.toneBetweenNoise, to: folder.file("in.wav"))
         let stream = try aurender([folder.file("in.wav"), "-", "--type", "au"])
         let result = try aurender(["-", folder.file("out.wav"), "--trim-silence", "-60"], input: stream.standardOutput)
         #expect(result.status == 64)
         #expect(result.standardError == "aurender: -: silence trimming reads the input twice, so it cannot be standard input\n")
+        for (flag, value, feature) in [("--trim-silence", "-60", "silence trimming"), ("--normalize", "-16", "loudness normalization")] {
+            let pipe = try aurender(["/dev/stdin", folder.file("out.wav"), flag, value], input: stream.standardOutput)
+            #expect(pipe.status == 64, "a pipe by another name is refused too, rather than read empty the second time")
+            #expect(pipe.standardError == "aurender: /dev/stdin: \(feature) reads the input twice, so it cannot be a pipe\n")
+        }
         #expect(folder.contents() == ["in.wav"])
     }
 
