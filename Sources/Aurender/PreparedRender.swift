@@ -30,12 +30,12 @@ struct PreparedRender {
 
     /// Renders what `prepare` builds into `output`, counting progress. A render that normalizes
     /// or trims silence is built and rendered more than once, `prepare` being told what each pass
-    /// is for (`RenderPass`): the first measures the loudness, when normalizing, and where its
-    /// silence-trim nodes find audio; the last renders with the trims and the gain measured. When
-    /// the trims remove something, the loudness measured untrimmed is not the output's, so a
-    /// pass between measures the trimmed render's. Refuses standard input there, as it cannot be
-    /// read twice, and any other input that cannot go back to its start (a pipe). Errors about
-    /// the loudness name `subject`.
+    /// is for (`RenderPass`): the first finds where its silence-trim nodes' audio lies; a
+    /// normalization then measures the loudness of the render as it will be written (trimmed,
+    /// its fades where the trims put them) but for the gain; the last pass renders with both.
+    /// The loudness meter, by far the dearest part of a pass, runs once. Refuses standard input
+    /// there, as it cannot be read twice, and any other input that cannot go back to its start
+    /// (a pipe). Errors about the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
                        inputs: [String], subject: String,
                        prepare: (RenderPass) throws -> PreparedRender) throws -> RenderJob.Summary {
@@ -54,27 +54,32 @@ struct PreparedRender {
             throw RenderError.usage("\(once): \(normalization != nil ? "loudness normalization" : "silence trimming") reads the input twice, "
                                     + "so it cannot be \(once == "-" ? "standard input" : "a pipe")")
         }
-        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: normalization == nil ? 2 : 3)
-        let loudness = try first.measure(loudness: normalization != nil, subject: subject, progress: options.progress)
-        let inputsWithoutAudio = first.inputsWithoutAudio
-        var silence: [String: SilenceTrimNode.Measurement] = [:]
-        for node in trims {
-            guard let measured = node.measured else {
-                throw RenderError.usage("\(subject): the silence node '\(node.name)' was not rendered to its input's end, so its silence is unknown")
+        options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate,
+                                 passes: 1 + (trims.isEmpty ? 0 : 1) + (normalization == nil ? 0 : 1))
+        var pass = RenderPass()
+        // The graph whose loudness a normalization measures: the first, or the trimmed one.
+        var measuring = first
+        if !trims.isEmpty {
+            _ = try first.measure(loudness: false, subject: subject, progress: options.progress)
+            var silence: [String: SilenceTrimNode.Measurement] = [:]
+            for node in trims {
+                guard let measured = node.measured else {
+                    throw RenderError.usage("\(subject): the silence node '\(node.name)' was not rendered to its input's end, so its silence is unknown")
+                }
+                silence[node.name] = measured
             }
-            silence[node.name] = measured
+            pass.silence = silence
+            if normalization != nil {
+                measuring = try prepare(pass)
+                options.progress?.expect(frames: measuring.expectedFrames.map { (options.progress?.framesDone ?? 0) + 2 * $0 },
+                                         sampleRate: measuring.format.sampleRate)
+            }
         }
-        var pass = RenderPass(silence: silence)
-        let trimsSomething = trims.contains { node in silence[node.name].map { $0.kept(margin: node.marginFrames).count != Int($0.inputFrames) } ?? false }
+        let loudness = normalization == nil ? nil : try measuring.measure(loudness: true, subject: subject, progress: options.progress)
+        let inputsWithoutAudio = first.inputsWithoutAudio
         var outcome: LoudnessNormalization.Outcome?
-        if let normalization, var measured = loudness {
-            if trimsSomething {
-                let trimmed = try prepare(pass)
-                options.progress?.expect(frames: trimmed.expectedFrames.map { (options.progress?.framesDone ?? 0) + 2 * $0 },
-                                         sampleRate: trimmed.format.sampleRate)
-                measured = try trimmed.measure(loudness: true, subject: subject, progress: options.progress) ?? measured
-            }
-            outcome = try normalization.outcome(for: measured, path: subject)
+        if let normalization, let loudness {
+            outcome = try normalization.outcome(for: loudness, path: subject)
             pass.gain = outcome.map { GainNode(name: "normalize", decibels: $0.gain) }
         }
         let last = try prepare(pass)

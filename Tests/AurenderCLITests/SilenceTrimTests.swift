@@ -184,16 +184,16 @@ import Testing
         return (progress.framesDone, summary.frames)
     }
 
-    @Test func trimmingAndNormalizingMeasureInOnePassWhenNothingIsTrimmed() throws {
+    @Test func trimmingAndNormalizingMeasureTheSilenceThenTheTrimmedLoudness() throws {
         let folder = try TemporaryFolder()
-        let tone = Signal.sine(frequency: 1000, sampleRate: 48000, frames: 96000, amplitude: 0.1).map { $0 >= 0 ? $0 + 0.01 : $0 - 0.01 }
-        try write([tone], rate: 48000, to: folder.file("loud.wav"))
-        let whole = try framesCounted(folder.file("loud.wav"), output: folder.file("a.wav"))
-        #expect(whole.written == 96000 && whole.counted == 2 * 96000, "one pass measures both, one renders")
         try writeQuietTone(to: folder.file("quiet.wav"))
         let trimmed = try framesCounted(folder.file("quiet.wav"), output: folder.file("b.wav"))
         #expect(trimmed.written == 105_599)
-        #expect(trimmed.counted == 288_000 + 2 * 105_599, "the whole input measured, then the trimmed render measured and rendered")
+        #expect(trimmed.counted == 288_000 + 2 * 105_599, "the whole input read for its silence, then the trimmed render measured and rendered")
+        let tone = Signal.sine(frequency: 1000, sampleRate: 48000, frames: 96000, amplitude: 0.1).map { $0 >= 0 ? $0 + 0.01 : $0 - 0.01 }
+        try write([tone], rate: 48000, to: folder.file("loud.wav"))
+        let whole = try framesCounted(folder.file("loud.wav"), output: folder.file("a.wav"))
+        #expect(whole.written == 96000 && whole.counted == 3 * 96000)
     }
 
     @Test func aGraphFileTrimsWithASilenceNode() throws {
