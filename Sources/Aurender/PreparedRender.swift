@@ -42,7 +42,7 @@ struct PreparedRender {
         if normalization != nil, inputs.contains("-") {
             throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input")
         }
-        let first = try prepare(RenderPass())
+        let first = try prepare(RenderPass(findingSilence: true))
         let trims = first.silenceTrimNodes
         guard normalization != nil || !trims.isEmpty else {
             options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate)
@@ -146,10 +146,15 @@ struct RenderPass {
     var silence: [String: SilenceTrimNode.Measurement]?
     /// The gain that normalizes, to put last before the output; nil without one.
     var gain: GainNode?
+    /// Whether the pass is the first of a render, which only finds the silence when the graph
+    /// has trim nodes: a job may then leave out the nodes after its last trim, which cannot change
+    /// what the trims find. A graph without trims must be whole, as it may be the one rendered.
+    var findingSilence: Bool
 
-    init(silence: [String: SilenceTrimNode.Measurement]? = nil, gain: GainNode? = nil) {
+    init(silence: [String: SilenceTrimNode.Measurement]? = nil, gain: GainNode? = nil, findingSilence: Bool = false) {
         self.silence = silence
         self.gain = gain
+        self.findingSilence = findingSilence
     }
 
     /// Gives each silence-trim node among `nodes` what its namesake measured, before the graph
@@ -163,5 +168,12 @@ struct RenderPass {
             }
             try node.setMeasurement(measurement)
         }
+    }
+
+    /// When this pass only finds the silence and `nodes` hold a trim, the part of them it needs:
+    /// up to their last trim. Nil when the pass needs the whole graph.
+    func silenceFinding(_ nodes: [AudioNode]) -> [AudioNode]? {
+        guard findingSilence, let last = nodes.lastIndex(where: { $0 is SilenceTrimNode }) else { return nil }
+        return Array(nodes[...last])
     }
 }

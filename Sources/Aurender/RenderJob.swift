@@ -116,8 +116,9 @@ public struct RenderJob {
     }
 
     /// Opens the input and builds the graph for `pass` (its trims measured, its gain last before
-    /// the output); `readingAhead` starts the reader's thread (a plan reads no audio, so it uses
-    /// the plain reader).
+    /// the output; a pass that only finds the silence ends at the trim, which is first, so it
+    /// reads and converts the input and no more); `readingAhead` starts the reader's thread (a
+    /// plan reads no audio, so it uses the plain reader).
     private func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
@@ -137,11 +138,13 @@ public struct RenderJob {
                 format = converter.streamFormat(scope: .output) ?? format
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
-            let processing = try makeProcessing(format)
-            try pass.prepare(processing)
+            let made = try makeProcessing(format)
+            try pass.prepare(made)
+            let finding = pass.silenceFinding(made)
+            let processing = finding ?? made
             expectedFrames = OutputRendering.length(after: processing, given: expectedFrames)
             chain += processing
-            if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
+            if finding == nil, let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
                 chain.append(fade)
             }
             if let gain = pass.gain { chain.append(gain) }

@@ -138,6 +138,12 @@ import Testing
         #expect(output[2 * (frames - 1)] == 0 && output[2 * frames - 1] == 0, "silent at the trimmed end")
         let middle = frames - 11025, gain = Float(11024) / Float(22049)
         #expect(abs(output[2 * middle] - kept[2 * middle] * gain) <= 1e-6, "half way down the fade at the trimmed end")
+
+        let chain = ["--eq", "Rock", "--gain", "-3", "--fade-in", "0.2s", "--fade-out", "0.5s"]
+        #expect(try aurender([folder.file("in.wav"), folder.file("kept.wav"), "--trim-silence", "-60"]).status == 0)
+        #expect(try aurender([folder.file("kept.wav"), folder.file("after.wav")] + chain).status == 0)
+        #expect(try aurender([folder.file("in.wav"), folder.file("both.wav"), "--trim-silence", "-60"] + chain).status == 0)
+        #expect(bytes(folder.file("both.wav")) == bytes(folder.file("after.wav")), "the EQ, gain and fades see the trimmed input, as a file holding it")
     }
 
     /// A 1 kHz tone at −20 dBFS between 1.5 s of digital silence before and 2.5 s after, in stereo at 48 kHz.
