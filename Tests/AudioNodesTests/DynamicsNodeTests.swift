@@ -128,3 +128,92 @@ func measuredLoudness(_ channels: [[Float]], sampleRate: Double) throws -> Loudn
         }
     }
 }
+
+/// The RMS level of `samples` from `start`, in dBFS.
+func rmsLevel(_ samples: ArraySlice<Float>) -> Double {
+    10 * log10(samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count))
+}
+
+@Suite struct CompressorNodeTests {
+    /// A sine whose peak is at `peakDB` dBFS.
+    static func tone(peakDB: Double, frames: Int = 44100) -> [Float] {
+        Signal.sine(frequency: 1000, sampleRate: 44100, frames: frames, amplitude: pow(10, peakDB / 20))
+    }
+
+    @Test(arguments: [(-10.0, 4.0, 0.0), (-6, 2, 0), (-30, 10, 0), (-10, 4, 6), (-3, 4, 0)])
+    func aSteadyToneSettlesOnTheStaticCurve(peak: Double, ratio: Double, knee: Double) throws {
+        let threshold = -20.0
+        let node = try CompressorNode(settings: Compressor.Settings(threshold: threshold, ratio: ratio, attack: 0, release: 0.05, knee: knee))
+        let output = try NodeHarness(node: node, channels: [Self.tone(peakDB: peak)]).render()[0]
+        let expected = peak + Compressor(settings: node.settings, sampleRate: 44100).gain(forLevel: peak)
+        let measuredPeak = 20 * log10(Double(output[22050...].map { abs($0) }.max()!))
+        #expect(abs(measuredPeak - expected) < 0.05, "peak \(peak) dB, ratio \(ratio): \(measuredPeak) dB, the curve says \(expected) dB")
+        if peak < threshold - knee / 2 { #expect(abs(measuredPeak - peak) < 0.01) }
+    }
+
+    @Test func theCurveIsKeptBelowTheKneeReducedByTheRatioAboveAndSmoothBetween() throws {
+        let compressor = Compressor(settings: Compressor.Settings(threshold: -20, ratio: 4, knee: 10), sampleRate: 44100)
+        #expect(compressor.gain(forLevel: -30) == 0)
+        #expect(abs(compressor.gain(forLevel: 0) - (-15)) < 1e-12)
+        #expect(abs(compressor.gain(forLevel: -20) - (-0.9375)) < 1e-12)
+        #expect(abs(compressor.gain(forLevel: -15.000001) - compressor.gain(forLevel: -14.999999)) < 1e-5)
+    }
+
+    @Test func makeupRaisesEverythingAndRMSDetectionFollowsPower() throws {
+        let quiet = Self.tone(peakDB: -40)
+        let node = try CompressorNode(settings: Compressor.Settings(threshold: -20, ratio: 4, makeup: 6, detection: .rms))
+        let output = try NodeHarness(node: node, channels: [quiet]).render()[0]
+        #expect(abs(rmsLevel(output[1000...]) - rmsLevel(quiet[1000...]) - 6) < 0.01)
+        #expect(node.planDetail == "threshold -20 dB, ratio 4, attack 0.01 s, release 0.1 s, knee 6 dB, makeup 6 dB, detection 'rms'")
+    }
+
+    @Test func theChannelsShareOneGainAndSlicesDoNotMatter() throws {
+        let signal = [HardSignals.bursts(frames: 44100, sampleRate: 44100, loud: 0.9, quiet: 0.02, seed: 1), Signal.sine(frequency: 220, sampleRate: 44100, frames: 44100, amplitude: 0.1)]
+        let make = { try CompressorNode(settings: Compressor.Settings(threshold: -24, ratio: 6, attack: 0.005, release: 0.08)) }
+        let whole = try NodeHarness(node: make(), channels: signal).render(sliceSize: 4096)
+        let sliced = try NodeHarness(node: make(), channels: signal).render(sliceSize: 77)
+        let same = whole == sliced
+        #expect(same)
+        let ducked = (0..<44100).filter { abs(signal[1][$0]) > 0.05 && abs(whole[1][$0] / signal[1][$0]) < 0.5 }
+        #expect(!ducked.isEmpty, "the loud left channel turns the quiet right one down too")
+    }
+
+    @Test func renderingAllocatesNothing() throws {
+        let signal = [Signal.noise(frames: 30000, amplitude: 0.8), Signal.noise(frames: 30000, amplitude: 0.8, seed: 2)]
+        let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
+            try NodeHarness(node: CompressorNode(settings: Compressor.Settings(threshold: -20, ratio: 4, detection: .rms)), channels: signal)
+        }
+        #expect(slices > 20)
+        #expect(allocations == 0)
+    }
+}
+
+@Suite struct GateNodeTests {
+    @Test func quietPassagesFallToTheRangeAndLoudOnesPassUntouched() throws {
+        let signal = HardSignals.bursts(frames: 88200, sampleRate: 44100, loud: 0.5, quiet: 0.001, seed: 3)
+        let node = try GateNode(settings: NoiseGate.Settings(threshold: -30, attack: 0.001, hold: 0.02, release: 0.05, range: -60))
+        let output = try NodeHarness(node: node, channels: [signal]).render()[0]
+        let quietStretch = 22050 + 8000..<44100
+        #expect(abs(rmsLevel(output[quietStretch]) - rmsLevel(signal[quietStretch]) + 60) < 0.01)
+        let loudStretch = 44100 + 1000..<66150 - 100
+        let untouched = output[loudStretch] == signal[loudStretch]
+        #expect(untouched)
+    }
+
+    @Test func theGateHoldsThenReleasesInEvenDecibelSteps() throws {
+        var signal = [Float](repeating: 0.0001, count: 22050)
+        for frame in 0..<4410 { signal[frame] = frame % 2 == 0 ? 0.5 : -0.5 }
+        let node = try GateNode(settings: NoiseGate.Settings(threshold: -20, attack: 0, hold: 0.01, release: 0.1, range: -40))
+        let output = try NodeHarness(node: node, channels: [signal]).render()[0]
+        #expect(output[4410 + 400] == signal[4410 + 400], "held open for 10 ms")
+        let halfway = 4410 + 441 + 2205
+        #expect(abs(20 * log10(Double(output[halfway] / signal[halfway])) + 20) < 0.1, "half the release: half the range")
+        #expect(abs(20 * log10(Double(output[20000] / signal[20000])) + 40) < 0.01)
+    }
+
+    @Test func settingsOutOfRangeAreRefusedNamingThem() {
+        #expect(throws: GraphError.parameterOutOfRange(node: "gate", name: "range", value: 10, range: -120...0)) {
+            try GateNode(settings: NoiseGate.Settings(threshold: -40, range: 10))
+        }
+    }
+}
