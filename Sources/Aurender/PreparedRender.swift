@@ -44,10 +44,45 @@ struct PreparedRender {
         let first = try prepare(nil)
         options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate, passes: 2)
         let measured = try LoudnessScan.measure(first, path: subject, progress: options.progress)
-        let outcome = try normalization.outcome(for: measured, path: subject)
+        var outcome = try normalization.outcome(for: measured, path: subject)
+        if outcome.limited {
+            outcome = try measuredThroughTheLimiter(outcome, normalization: normalization, frames: first.expectedFrames,
+                                                    sampleRate: first.format.sampleRate, settings: options, subject: subject, prepare: prepare)
+        }
         var summary = try prepare(GainNode(name: "normalize", decibels: outcome.gain)).run(output: output, settings: options)
         summary.normalization = outcome
         return summary
+    }
+
+    /// Measurement passes a normalization that limits may take to find its gain.
+    static let limiterPasses = 3
+    /// How near the target, in the target's unit, a measured pass must come to be kept.
+    static let limiterTolerance = 0.1
+
+    /// The gain that reaches the target through the limiter, and the levels measured with it.
+    ///
+    /// The limiter takes the peaks the gain puts over the ceiling, so the programme comes out a
+    /// little quieter than the gain alone says: each pass measures the whole graph with the gain
+    /// and the limiter and corrects the gain by what it missed, until a pass lands within
+    /// `limiterTolerance` of the target or `limiterPasses` have run. The gain kept is the
+    /// measured one nearest the target, so the levels reported are ones measured.
+    private static func measuredThroughTheLimiter(_ first: LoudnessNormalization.Outcome, normalization: LoudnessNormalization,
+                                                  frames: Int64?, sampleRate: Double, settings options: RenderSettings, subject: String,
+                                                  prepare: (GainNode?) throws -> PreparedRender) throws -> LoudnessNormalization.Outcome {
+        var gain = first.gain
+        var best: (outcome: LoudnessNormalization.Outcome, miss: Double)?
+        for pass in 1...limiterPasses {
+            options.progress?.expect(frames: frames, sampleRate: sampleRate, passes: 2 + pass)
+            let through = try LoudnessScan.measure(prepare(GainNode(name: "normalize", decibels: gain)), path: subject, progress: options.progress)
+            guard let level = normalization.level(of: through) else { break }
+            let outcome = LoudnessNormalization.Outcome(measured: first.measured, gain: gain, integrated: through.integrated,
+                                                        samplePeak: through.samplePeak, truePeak: through.truePeak, lowered: false, limited: true)
+            let miss = normalization.target - level
+            if best == nil || abs(miss) < abs(best!.miss) { best = (outcome, miss) }
+            if abs(miss) <= limiterTolerance { break }
+            gain += miss
+        }
+        return best?.outcome ?? first
     }
 
     /// The gain node a plan shows for `normalization`: its gain is found only when rendering,

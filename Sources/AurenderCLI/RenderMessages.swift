@@ -32,7 +32,7 @@ enum RenderMessages {
 
     /// What normalizing did, for `--verbose`.
     static func normalizationNote(_ summary: RenderJob.Summary) -> String? {
-        summary.normalization.map { "normalize: " + levels($0) }
+        summary.normalization.map { "normalize: " + levels($0) + ($0.limited ? ", the true peak held by the limiter (levels measured through it)" : "") }
     }
 
     private static func levels(_ outcome: LoudnessNormalization.Outcome) -> String {

@@ -124,11 +124,10 @@ import Testing
 
     @Test func aBandAtOrAboveHalfTheRateIsRefusedNamingTheBand() throws {
         let node = FilterNode(name: "tone", bands: [FilterNode.Band(.peak, frequency: 1000, gain: 3), FilterNode.Band(.lowpass, frequency: 30000)])
-        #expect(throws: FilterError(node: "tone", band: 1, reason: .frequencyOutOfRange(frequency: 30000, sampleRate: 44100))) {
-            try NodeHarness(node: node, channels: [[0, 0]])
-        }
-        #expect("\(FilterError(node: "tone", band: 1, reason: .frequencyOutOfRange(frequency: 30000, sampleRate: 44100)))"
-                == "filter 'tone': band 1: a band at 30000.0 Hz must lie between 0 Hz and half the sample rate (22050.0 Hz)")
+        let refusal = FilterError(node: "tone", band: 1, summary: "lowpass 30000 Hz q 0.707",
+                                  reason: .frequencyOutOfRange(frequency: 30000, sampleRate: 44100))
+        #expect(throws: refusal) { try NodeHarness(node: node, channels: [[0, 0]]) }
+        #expect("\(refusal)" == "filter 'tone': band 1 (lowpass 30000 Hz q 0.707): a band at 30000.0 Hz must lie between 0 Hz and half the sample rate (22050.0 Hz)")
     }
 
     @Test(arguments: [
@@ -143,7 +142,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("notch@50", "'notch@50' is not TYPE@HZ[:GAIN][:WIDTH] with TYPE one of peak, lowpass, highpass, lowshelf, highshelf, bandpass, bandstop"),
+        ("notch@50", "'notch@50': not TYPE@HZ[:GAIN][:WIDTH] with TYPE one of peak, lowpass, highpass, lowshelf, highshelf, bandpass, bandstop"),
         ("highpass@80:6:1", "'highpass@80:6:1': a highpass takes HZ[:WIDTH] (it has no gain)"),
         ("peak@1000:50", "'peak@1000:50': the gain must be from -40 to 40 dB, not 50"),
         ("peak@loud", "'peak@loud': the frequency 'loud' is not a number"),
@@ -151,6 +150,7 @@ import Testing
         ("lowpass@1000:0", "'lowpass@1000:0': the Q must be from 0.01 to 100, not 0"),
     ])
     func aWrongWrittenFormSaysWhatIsWrong(text: String, message: String) {
-        #expect(throws: FilterSyntaxError(message)) { try FilterNode.Band(parsing: text) }
+        #expect(throws: (any Error).self) { try FilterNode.Band(parsing: text) }
+        do { _ = try FilterNode.Band(parsing: text) } catch { #expect(error.description == message) }
     }
 }

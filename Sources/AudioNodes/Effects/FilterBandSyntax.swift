@@ -11,11 +11,11 @@ extension FilterNode.Band {
     public init(parsing text: String) throws(FilterSyntaxError) {
         let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
         guard parts.count == 2, let shape = FilterShape(rawValue: parts[0].lowercased()) else {
-            throw FilterSyntaxError("'\(text)' is not \(Self.syntax) with TYPE one of \(FilterShape.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw FilterSyntaxError(text, "not \(Self.syntax) with TYPE one of \(FilterShape.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard fields.count <= (shape.takesGain ? 3 : 2) else {
-            throw FilterSyntaxError("'\(text)': a \(shape.rawValue) takes " + (shape.takesGain ? "HZ[:GAIN][:WIDTH]" : "HZ[:WIDTH] (it has no gain)"))
+            throw FilterSyntaxError(text, "a \(shape.rawValue) takes " + (shape.takesGain ? "HZ[:GAIN][:WIDTH]" : "HZ[:WIDTH] (it has no gain)"))
         }
         let frequency = try Self.value(fields[0], of: text, named: "frequency", parse: ValueSyntax.hertz, in: FilterNode.frequencyRange, unit: " Hz")
         var gain = 0.0
@@ -39,7 +39,7 @@ extension FilterNode.Band {
         switch lowered.last {
         case "o"?: make = FilterWidth.octaves; number = number.dropLast()
         case "s"?:
-            guard shape.isShelf else { throw FilterSyntaxError("'\(text)': only shelves take a slope (s); give a Q or octaves (o)") }
+            guard shape.isShelf else { throw FilterSyntaxError(text, "only shelves take a slope (s); give a Q or octaves (o)") }
             make = FilterWidth.slope; number = number.dropLast()
         case "q"?: make = FilterWidth.q; number = number.dropLast()
         default: make = FilterWidth.q
@@ -52,17 +52,24 @@ extension FilterNode.Band {
 
     private static func value(_ written: String, of text: String, named name: String, parse: (String) -> Double?,
                               in range: ClosedRange<Float>, unit: String) throws(FilterSyntaxError) -> Double {
-        guard let value = parse(written), value.isFinite else { throw FilterSyntaxError("'\(text)': the \(name) '\(written)' is not a number") }
+        guard let value = parse(written), value.isFinite else { throw FilterSyntaxError(text, "the \(name) '\(written)' is not a number") }
         guard range.contains(Float(value)) else {
-            throw FilterSyntaxError("'\(text)': the \(name) must be from \(FilterNode.describe(Double(range.lowerBound), unit: .linear)) "
+            throw FilterSyntaxError(text, "the \(name) must be from \(FilterNode.describe(Double(range.lowerBound), unit: .linear)) "
                                     + "to \(FilterNode.describe(Double(range.upperBound), unit: .linear))\(unit), not \(written)")
         }
         return value
     }
 }
 
-/// A filter band written wrongly: what is wrong, in one line.
+/// A filter band written wrongly: the text and what is wrong with it.
 public struct FilterSyntaxError: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+    public let text: String
+    public let problem: String
+
+    public init(_ text: String, _ problem: String) {
+        self.text = text
+        self.problem = problem
+    }
+
+    public var description: String { "'\(text)': \(problem)" }
 }

@@ -109,7 +109,7 @@ public final class FilterNode: AudioNode {
                 _ = try BiquadCoefficients.design(band.shape, frequency: band.frequency, gain: band.gain, width: band.width,
                                                   sampleRate: sampleRate)
             } catch {
-                throw FilterError(node: name, band: index, reason: error)
+                throw FilterError(node: name, band: index, summary: band.summary, reason: error)
             }
         }
         cascade = BiquadCascade(sectionCapacity: initialBands.count, channelCount: format.channelCount)
@@ -157,15 +157,18 @@ public final class FilterNode: AudioNode {
 public struct FilterError: Error, Equatable, CustomStringConvertible {
     public let node: String
     public let band: Int
+    /// The band as a plan prints it.
+    public let summary: String
     public let reason: FilterDesignError
 
-    public init(node: String, band: Int, reason: FilterDesignError) {
+    public init(node: String, band: Int, summary: String, reason: FilterDesignError) {
         self.node = node
         self.band = band
+        self.summary = summary
         self.reason = reason
     }
 
-    public var description: String { "filter '\(node)': band \(band): \(reason)" }
+    public var description: String { "filter '\(node)': band \(band) (\(summary)): \(reason)" }
 }
 
 extension FilterNode {
