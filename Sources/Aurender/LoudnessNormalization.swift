@@ -70,7 +70,13 @@ public struct LoudnessNormalization: Sendable, Equatable {
         /// Whether a limiter holds the true peak at the ceiling (the levels after the gain are
         /// then measured through it).
         public var limited = false
+        /// Whether the levels after the gain are within `reachTolerance` of the target; a
+        /// limiter may not get there, when more gain only makes it limit more.
+        public var reachedTarget = true
     }
+
+    /// How near the target a normalization through a limiter must come to have reached it.
+    public static let reachTolerance = 0.5
 
     /// The level of `measurement` the target is a level of.
     public func level(of measurement: LoudnessMeasurement) -> Double? {

@@ -55,22 +55,26 @@ struct PreparedRender {
     }
 
     /// Measurement passes a normalization that limits may take to find its gain.
-    static let limiterPasses = 3
+    static let limiterPasses = 5
     /// How near the target, in the target's unit, a measured pass must come to be kept.
     static let limiterTolerance = 0.1
 
     /// The gain that reaches the target through the limiter, and the levels measured with it.
     ///
     /// The limiter takes the peaks the gain puts over the ceiling, so the programme comes out a
-    /// little quieter than the gain alone says: each pass measures the whole graph with the gain
-    /// and the limiter and corrects the gain by what it missed, until a pass lands within
+    /// little quieter than the gain alone says, and the more so the more it takes: each pass
+    /// measures the whole graph with the gain and the limiter and corrects the gain by what it
+    /// missed, scaled by how much the last correction moved the level (the secant method),
+    /// until a pass lands within
     /// `limiterTolerance` of the target or `limiterPasses` have run. The gain kept is the
-    /// measured one nearest the target, so the levels reported are ones measured.
+    /// measured one nearest the target (the smaller of two that come as near), so the levels
+    /// reported are ones measured.
     private static func measuredThroughTheLimiter(_ first: LoudnessNormalization.Outcome, normalization: LoudnessNormalization,
                                                   frames: Int64?, sampleRate: Double, settings options: RenderSettings, subject: String,
                                                   prepare: (GainNode?) throws -> PreparedRender) throws -> LoudnessNormalization.Outcome {
         var gain = first.gain
         var best: (outcome: LoudnessNormalization.Outcome, miss: Double)?
+        var previous: (gain: Double, level: Double)?
         for pass in 1...limiterPasses {
             options.progress?.expect(frames: frames, sampleRate: sampleRate, passes: 2 + pass)
             let through = try LoudnessScan.measure(prepare(GainNode(name: "normalize", decibels: gain)), path: subject, progress: options.progress)
@@ -78,11 +82,15 @@ struct PreparedRender {
             let outcome = LoudnessNormalization.Outcome(measured: first.measured, gain: gain, integrated: through.integrated,
                                                         samplePeak: through.samplePeak, truePeak: through.truePeak, lowered: false, limited: true)
             let miss = normalization.target - level
-            if best == nil || abs(miss) < abs(best!.miss) { best = (outcome, miss) }
+            if best == nil || abs(miss) < abs(best!.miss) - 0.05 { best = (outcome, miss) }
             if abs(miss) <= limiterTolerance { break }
-            gain += miss
+            let slope = previous.map { (level - $0.level) / (gain - $0.gain) } ?? 1
+            previous = (gain, level)
+            gain += min(12, miss / max(0.05, slope))
         }
-        return best?.outcome ?? first
+        guard var kept = best else { return first }
+        kept.outcome.reachedTarget = abs(kept.miss) <= LoudnessNormalization.reachTolerance
+        return kept.outcome
     }
 
     /// The gain node a plan shows for `normalization`: its gain is found only when rendering,

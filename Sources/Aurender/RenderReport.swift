@@ -49,6 +49,8 @@ public struct RenderReport: Codable, Equatable, Sendable {
         public var lowered: Bool
         /// Whether a true-peak limiter held the ceiling (the levels after the gain were measured through it).
         public var limited: Bool
+        /// Whether the levels after the gain came within 0.5 of the target.
+        public var reachedTarget: Bool
 
         init(_ normalization: LoudnessNormalization, _ outcome: LoudnessNormalization.Outcome) {
             measure = normalization.measure.rawValue
@@ -63,6 +65,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
             truePeakDBTP = outcome.truePeak.map(ReportJSON.level)
             lowered = outcome.lowered
             limited = outcome.limited
+            reachedTarget = outcome.reachedTarget
         }
     }
 

@@ -131,7 +131,7 @@ struct EffectsOptions: ParsableArguments {
 
     private static func level(_ text: String, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double {
         guard let value = ValueSyntax.level(text), range.contains(value) else {
-            throw ValidationError("\(flag): the \(name) must be from \(RenderError.format(range.lowerBound)) to \(RenderError.format(range.upperBound)) dB, not '\(text)'")
+            throw ValidationError("\(flag): the \(name) must be from \(plain(range.lowerBound)) to \(plain(range.upperBound)) dB, not '\(text)'")
         }
         return value
     }
@@ -139,9 +139,12 @@ struct EffectsOptions: ParsableArguments {
     private static func time(_ fields: [String], _ index: Int, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard fields.count > index, !fields[index].isEmpty else { return nil }
         guard let time = TimeValue(fields[index]), case .seconds(let seconds) = time, range.contains(seconds) else {
-            throw ValidationError("\(flag): the \(name) must be a time from \(RenderError.format(range.lowerBound)) to "
-                                  + "\(RenderError.format(range.upperBound)) s (10ms, 0.1s), not '\(fields[index])'")
+            throw ValidationError("\(flag): the \(name) must be a time from \(plain(range.lowerBound)) to "
+                                  + "\(plain(range.upperBound)) s (10ms, 0.1s), not '\(fields[index])'")
         }
         return seconds
     }
+
+    /// A bound as a person writes it: 0, 1, 0.5.
+    private static func plain(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 }

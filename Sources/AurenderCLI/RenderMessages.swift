@@ -16,6 +16,10 @@ enum RenderMessages {
         if count.nonFinite > 0 {
             lines.append("\(output): \(count.nonFinite) NaN or infinite samples written as 0")
         }
+        if let outcome = summary.normalization, !outcome.reachedTarget {
+            lines.append("\(output): normalized short of the target through the limiter (" + levels(outcome)
+                         + "): more gain only makes it limit more at this ceiling")
+        }
         if let outcome = summary.normalization, outcome.lowered {
             lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
                          + levels(outcome) + ")")

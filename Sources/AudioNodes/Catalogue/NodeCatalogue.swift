@@ -13,6 +13,9 @@ public enum NodeCatalogue {
         MixerNode.kind,
         GainNode.kind,
         FilterNode.kind,
+        GateNode.kind,
+        CompressorNode.kind,
+        LimiterNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]
