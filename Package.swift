@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "MallocCounter", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),

@@ -215,6 +215,8 @@ public struct GraphJob {
             throw bad("\(error)")
         } catch let error as EqualizerError {
             throw bad("\(error)")
+        } catch let error as FilterError {
+            throw bad("\(error)")
         } catch let error as NodeSettingError {
             throw bad("\(error)")
         } catch let error as PresetLookupError {

@@ -13,6 +13,9 @@ public struct LoudnessNormalization: Sendable, Equatable {
         case refuse
         /// Use the largest gain that keeps the true peak at the ceiling, short of the target.
         case lower
+        /// Reach the target and hold the true peak under the ceiling with a true-peak limiter
+        /// last before the output (the gain is found by measuring through the limiter).
+        case limit
     }
 
     /// What the target is a level of.
@@ -64,20 +67,36 @@ public struct LoudnessNormalization: Sendable, Equatable {
         public var truePeak: Double?
         /// Whether the gain was lowered to respect the ceiling.
         public var lowered: Bool
+        /// Whether a limiter holds the true peak at the ceiling (the levels after the gain are
+        /// then measured through it).
+        public var limited = false
+        /// Whether the levels after the gain are within `reachTolerance` of the target; a
+        /// limiter may not get there, when more gain only makes it limit more.
+        public var reachedTarget = true
+    }
+
+    /// How near the target a normalization through a limiter must come to have reached it.
+    public static let reachTolerance = 0.5
+
+    /// The level of `measurement` the target is a level of.
+    public func level(of measurement: LoudnessMeasurement) -> Double? {
+        switch measure {
+        case .integratedLoudness: measurement.integrated
+        case .samplePeak: measurement.samplePeak
+        case .truePeak: measurement.truePeak
+        }
     }
 
     /// The gain for `measured` (of `path`), or the error that says why there is none.
     public func outcome(for measured: LoudnessMeasurement, path: String) throws(RenderError) -> Outcome {
-        let reference: Double?
-        switch measure {
-        case .integratedLoudness: reference = measured.integrated
-        case .samplePeak: reference = measured.samplePeak
-        case .truePeak: reference = measured.truePeak
-        }
-        guard let reference else { throw measure == .integratedLoudness ? .silent(path: path) : .noPeak(path: path) }
+        guard let reference = level(of: measured) else { throw measure == .integratedLoudness ? .silent(path: path) : .noPeak(path: path) }
         var gain = target - reference, lowered = false
         if let peak = measured.truePeak, peak + gain > truePeakCeiling + 1e-9 {
             let highest = truePeakCeiling - peak
+            if overCeiling == .limit {
+                return Outcome(measured: measured, gain: gain, integrated: measured.integrated.map { $0 + gain },
+                               samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: truePeakCeiling, lowered: false, limited: true)
+            }
             guard overCeiling == .lower else {
                 throw .truePeakOver(path: path, target: target, unit: measure.unit, gain: gain, truePeak: peak + gain,
                                     ceiling: truePeakCeiling, reachable: reference + highest)

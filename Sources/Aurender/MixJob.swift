@@ -133,6 +133,7 @@ public struct MixJob {
                 tail.append(fade)
             }
             if let gain = pass.gain { tail.append(gain) }
+            if let limiter = try options.finishing.makeLimiter() { tail.append(limiter) }
             tail.append(outputNode)
             for node in tail.dropFirst() { try graph.addNode(node) }
             for (source, destination) in zip(tail, tail.dropFirst()) { try graph.connect(source, to: destination) }

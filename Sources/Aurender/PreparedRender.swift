@@ -33,7 +33,8 @@ struct PreparedRender {
     /// is for (`RenderPass`): the first finds where its silence-trim nodes' audio lies; a
     /// normalization then measures the loudness of the render as it will be written (trimmed,
     /// its fades where the trims put them) but for the gain; the last pass renders with both.
-    /// The loudness meter, by far the dearest part of a pass, runs once. Refuses standard input
+    /// The loudness meter, by far the dearest part of a pass, runs once, unless a limiter makes
+    /// the gain a search (`measuredThroughTheLimiter`). Refuses standard input
     /// there, as it cannot be read twice, and any other input that cannot go back to its start
     /// (a pipe). Errors about the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
@@ -79,8 +80,16 @@ struct PreparedRender {
         let inputsWithoutAudio = first.inputsWithoutAudio
         var outcome: LoudnessNormalization.Outcome?
         if let normalization, let loudness {
-            outcome = try normalization.outcome(for: loudness, path: subject)
-            pass.gain = outcome.map { GainNode(name: "normalize", decibels: $0.gain) }
+            var found = try normalization.outcome(for: loudness, path: subject)
+            if found.limited {
+                let trims = pass.silence
+                found = try measuredThroughTheLimiter(found, normalization: normalization, frames: measuring.expectedFrames,
+                                                      sampleRate: measuring.format.sampleRate, settings: options, subject: subject) { gain in
+                    try prepare(RenderPass(silence: trims, gain: gain))
+                }
+            }
+            outcome = found
+            pass.gain = GainNode(name: "normalize", decibels: found.gain)
         }
         let last = try prepare(pass)
         options.progress?.expect(frames: last.expectedFrames.map { (options.progress?.framesDone ?? 0) + $0 }, sampleRate: last.format.sampleRate)
@@ -115,6 +124,46 @@ struct PreparedRender {
         var found: [String] = []
         for (input, source) in readers where source.framesRead == 0 && !found.contains(input) { found.append(input) }
         return found
+    }
+
+    /// Measurement passes a normalization that limits may take to find its gain.
+    static let limiterPasses = 5
+    /// How near the target, in the target's unit, a measured pass must come to be kept.
+    static let limiterTolerance = 0.1
+
+    /// The gain that reaches the target through the limiter, and the levels measured with it.
+    ///
+    /// The limiter takes the peaks the gain puts over the ceiling, so the programme comes out a
+    /// little quieter than the gain alone says, and the more so the more it takes: each pass
+    /// measures the whole graph with the gain and the limiter and corrects the gain by what it
+    /// missed, scaled by how much the last correction moved the level (the secant method),
+    /// until a pass lands within
+    /// `limiterTolerance` of the target or `limiterPasses` have run. The gain kept is the
+    /// measured one nearest the target (the smaller of two that come as near), so the levels
+    /// reported are ones measured.
+    private static func measuredThroughTheLimiter(_ first: LoudnessNormalization.Outcome, normalization: LoudnessNormalization,
+                                                  frames: Int64?, sampleRate: Double, settings options: RenderSettings, subject: String,
+                                                  prepare: (GainNode) throws -> PreparedRender) throws -> LoudnessNormalization.Outcome {
+        var gain = first.gain
+        var best: (outcome: LoudnessNormalization.Outcome, miss: Double)?
+        var previous: (gain: Double, level: Double)?
+        for _ in 1...limiterPasses {
+            options.progress?.expect(frames: frames.map { (options.progress?.framesDone ?? 0) + 2 * $0 }, sampleRate: sampleRate)
+            guard let through = try prepare(GainNode(name: "normalize", decibels: gain)).measure(loudness: true, subject: subject,
+                                                                                               progress: options.progress),
+                  let level = normalization.level(of: through) else { break }
+            let outcome = LoudnessNormalization.Outcome(measured: first.measured, gain: gain, integrated: through.integrated,
+                                                        samplePeak: through.samplePeak, truePeak: through.truePeak, lowered: false, limited: true)
+            let miss = normalization.target - level
+            if best == nil || abs(miss) < abs(best!.miss) - 0.05 { best = (outcome, miss) }
+            if abs(miss) <= limiterTolerance { break }
+            let slope = previous.map { (level - $0.level) / (gain - $0.gain) } ?? 1
+            previous = (gain, level)
+            gain += min(12, miss / max(0.05, slope))
+        }
+        guard var kept = best else { return first }
+        kept.outcome.reachedTarget = abs(kept.miss) <= LoudnessNormalization.reachTolerance
+        return kept.outcome
     }
 
     /// The gain node a plan shows for `normalization`: its gain is found only when rendering,

@@ -148,6 +148,7 @@ public struct RenderJob {
                 chain.append(fade)
             }
             if let gain = pass.gain { chain.append(gain) }
+            if finding == nil, let limiter = try options.finishing.makeLimiter() { chain.append(limiter) }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)
@@ -158,6 +159,8 @@ public struct RenderJob {
             throw RenderError.graph(error)
         } catch let error as EqualizerError {
             throw RenderError.usage(error.description)
+        } catch let error as FilterError {
+            throw RenderError.usage("\(input): \(error)")
         }
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: file, format: format)

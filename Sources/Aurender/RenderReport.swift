@@ -48,6 +48,10 @@ public struct RenderReport: Codable, Equatable, Sendable {
         public var truePeakDBTP: Double?
         /// Whether the gain was lowered to keep the true peak under the ceiling.
         public var lowered: Bool
+        /// Whether a true-peak limiter held the ceiling (the levels after the gain were measured through it).
+        public var limited: Bool
+        /// Whether the levels after the gain came within 0.5 of the target.
+        public var reachedTarget: Bool
 
         init(_ normalization: LoudnessNormalization, _ outcome: LoudnessNormalization.Outcome) {
             measure = normalization.measure.rawValue
@@ -61,6 +65,8 @@ public struct RenderReport: Codable, Equatable, Sendable {
             samplePeakDBFS = outcome.samplePeak.map(ReportJSON.level)
             truePeakDBTP = outcome.truePeak.map(ReportJSON.level)
             lowered = outcome.lowered
+            limited = outcome.limited
+            reachedTarget = outcome.reachedTarget
         }
     }
 

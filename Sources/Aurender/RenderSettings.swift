@@ -1,5 +1,6 @@
 import AudioFormats
 import AudioGraph
+import AudioNodes
 import Resampling
 
 /// What every render shares, whatever it renders (a file, a mix, a graph file): how rates are
@@ -67,6 +68,38 @@ public struct FinishingOptions {
     public var fadeOut: Double = 0
     /// The loudness to normalize to, measured in a first pass; nil renders at the graph's level.
     public var normalization: LoudnessNormalization?
+    /// A true-peak limiter last before the output, after the normalization's gain.
+    public var limiter: LimiterSettings?
 
     public init() {}
+
+    /// The limiter the render ends with: the one asked for or, when the normalization limits
+    /// what would go over its ceiling (`OverCeiling.limit`), one at that ceiling.
+    var finalLimiter: LimiterSettings? {
+        if let limiter { return limiter }
+        guard let normalization, normalization.overCeiling == .limit else { return nil }
+        return LimiterSettings(ceiling: normalization.truePeakCeiling)
+    }
+
+    /// The limiter node for `finalLimiter`, if any.
+    func makeLimiter() throws -> LimiterNode? {
+        guard let limiter = finalLimiter else { return nil }
+        do { return try LimiterNode(ceiling: limiter.ceiling, release: limiter.release, lookahead: limiter.lookahead) } catch {
+            throw RenderError.usage("the limiter: \(NodeCatalogue.problem(in: error))")
+        }
+    }
+}
+
+/// A true-peak brick-wall limiter's settings (`LimiterNode`): the ceiling in dBTP, the release
+/// and the lookahead in seconds.
+public struct LimiterSettings: Equatable, Sendable {
+    public var ceiling: Double
+    public var release: Double
+    public var lookahead: Double
+
+    public init(ceiling: Double, release: Double = 0.05, lookahead: Double = 0.005) {
+        self.ceiling = ceiling
+        self.release = release
+        self.lookahead = lookahead
+    }
 }

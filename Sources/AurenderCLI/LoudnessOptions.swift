@@ -24,14 +24,29 @@ struct LoudnessOptions: ParsableArguments {
             .first(where: \.0)?.1 {
             throw ValidationError("\(flag) applies with --normalize or --normalize-peak")
         }
+        if let limit, overCeiling == .limit, let ceiling = normalization?.truePeakCeiling, limit.value > ceiling {
+            throw ValidationError("--limit \(RenderError.format(limit.value))dBTP is above the --true-peak ceiling \(RenderError.format(ceiling))dBTP "
+                                  + "that --over-ceiling limit holds; give one ceiling")
+        }
+        if overCeiling == .limit, normalization?.truePeakCeiling.isFinite == false {
+            throw ValidationError("--over-ceiling limit needs a ceiling: give --true-peak")
+        }
         if truePeak != nil, normalizePeak?.measure == .truePeak {
             throw ValidationError("--true-peak is a ceiling; with a true-peak target (--normalize-peak in dBTP) the target is the ceiling")
         }
     }
 
-    @Option(help: ArgumentHelp("With --normalize or --normalize-peak, when the gain would put the peak over the ceiling: refuse (write nothing, exit 3, the default) or lower (use the largest gain that fits).",
+    @Option(help: ArgumentHelp("With --normalize or --normalize-peak, when the gain would put the peak over the ceiling: refuse (write nothing, exit 3, the default), lower (use the largest gain that fits) or limit (reach the target; a true-peak limiter holds the ceiling).",
                                valueName: "policy"))
     var overCeiling: LoudnessNormalization.OverCeiling?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("End with a true-peak brick-wall limiter at this ceiling (5 ms lookahead, compensated; 50 ms release): the output's true peak stays at or under it.",
+                               valueName: "dBTP"))
+    var limit: LevelArgument<DBTPUnit>?
+
+    /// The limiter asked for by `--limit`; `--over-ceiling limit` adds one at the ceiling itself.
+    var limiter: LimiterSettings? { limit.map { LimiterSettings(ceiling: $0.value) } }
 
     /// The normalization asked for, if any.
     var normalization: LoudnessNormalization? {

@@ -49,6 +49,9 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Gain and excerpt")
     var editing: EditingOptions
 
+    @OptionGroup(title: "Filters and dynamics")
+    var effects: EffectsOptions
+
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
@@ -101,9 +104,10 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// The render of `input` to `output` the flags ask for; a channel map reads the input's
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
-        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins] format in
+        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
             try editing.silenceNodes(sampleRate: format.sampleRate)
-                + plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
+                + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
+                + editing.gainNodes + effects.dynamicsNodes()
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)
@@ -127,7 +131,8 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + rendering.conversion.flagsAGraphStates
+        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + effects.flagsAGraphStates
+            + rendering.conversion.flagsAGraphStates + (rendering.loudness.limit != nil ? ["--limit"] : [])
             + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)

@@ -22,6 +22,10 @@ enum RenderMessages {
                          + (summary.silenceTrims.count > 1 ? " in '\(trim.node)'" : "") + "; all \(plain(trim.seconds(trim.inputFrames))) s "
                          + "(\(trim.inputFrames) frames) removed" + (summary.frames == 0 ? ", and the output is empty" : ""))
         }
+        if let outcome = summary.normalization, !outcome.reachedTarget {
+            lines.append("\(output): normalized short of the target through the limiter (" + levels(outcome)
+                         + "): more gain only makes it limit more at this ceiling")
+        }
         if let outcome = summary.normalization, outcome.lowered {
             lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
                          + levels(outcome) + ")")
@@ -38,7 +42,7 @@ enum RenderMessages {
 
     /// What normalizing did, for `--verbose`.
     static func normalizationNote(_ summary: RenderJob.Summary) -> String? {
-        summary.normalization.map { "normalize: " + levels($0) }
+        summary.normalization.map { "normalize: " + levels($0) + ($0.limited ? ", the true peak held by the limiter (levels measured through it)" : "") }
     }
 
     /// What each silence trim removed, for `--verbose`: `silence: removed 1.0 s (44100 frames) at

@@ -72,9 +72,10 @@ struct RenderingOptions: ParsableArguments {
         try conversion.apply(to: &format)
     }
 
-    /// The fades and the loudness normalization asked for.
+    /// The fades, the loudness normalization and the limiter asked for.
     func apply(to finishing: inout FinishingOptions) {
         finishing.normalization = loudness.normalization
+        finishing.limiter = loudness.limiter
         conversion.apply(to: &finishing)
     }
 

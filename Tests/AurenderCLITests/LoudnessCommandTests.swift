@@ -69,7 +69,7 @@ import Testing
         let result = try aurender(["--normalize", "-2LUFS", folder.file("tone.wav"), folder.file("out.wav")])
         #expect(result.status == 3)
         #expect(result.standardError == "aurender: \(folder.file("tone.wav")): reaching -2.0 LUFS needs +21.0 dB, which puts the true peak "
-                + "at +1.0 dBTP, over the -1.0 dBTP ceiling; not written (the loudest it can be is -4.0 LUFS; or use --over-ceiling lower)\n")
+                + "at +1.0 dBTP, over the -1.0 dBTP ceiling; not written (the loudest it can be is -4.0 LUFS; or use --over-ceiling lower, or limit to reach it through a true-peak limiter)\n")
         #expect(folder.contents() == ["tone.wav"], "nothing written, no temporary file left")
     }
 

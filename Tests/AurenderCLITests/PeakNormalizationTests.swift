@@ -54,7 +54,7 @@ import Testing
         try writeOffPeakSine(to: folder.file("sine.wav"))
         let refused = try aurender([folder.file("sine.wav"), folder.file("out.wav"), "--normalize-peak", "-1", "--true-peak", "-1"])
         #expect(refused.status == 3)
-        #expect(refused.standardError.hasPrefix("aurender: \(folder.file("sine.wav")): reaching -1.0 dBFS needs +8.0 dB, which puts the true peak at +2.1 dBTP, over the -1.0 dBTP ceiling; not written (the loudest it can be is -4.1 dBFS; or use --over-ceiling lower)"),
+        #expect(refused.standardError.hasPrefix("aurender: \(folder.file("sine.wav")): reaching -1.0 dBFS needs +8.0 dB, which puts the true peak at +2.1 dBTP, over the -1.0 dBTP ceiling; not written (the loudest it can be is -4.1 dBFS; or use --over-ceiling lower, or limit to reach it through a true-peak limiter)"),
                 "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
         let lowered = try aurender([folder.file("sine.wav"), folder.file("out.wav"), "--normalize-peak", "-1", "--true-peak", "-1",

@@ -78,6 +78,7 @@ public enum FilterDesignError: Error, Equatable, CustomStringConvertible {
     case invalidSampleRate(Double)
     case frequencyOutOfRange(frequency: Double, sampleRate: Double)
     case invalidQ(Double)
+    case invalidWidth(FilterWidth)
     case invalidGain(Double)
     case unreachableGains(worstErrorDB: Double)
 
@@ -87,6 +88,8 @@ public enum FilterDesignError: Error, Equatable, CustomStringConvertible {
         case .frequencyOutOfRange(let frequency, let rate):
             "a band at \(frequency) Hz must lie between 0 Hz and half the sample rate (\(rate / 2) Hz)"
         case .invalidQ(let q): "Q must be above 0, not \(q)"
+        case .invalidWidth(.slope(let slope)): "a slope is a shelf's width, above 0 and at most 1, not \(slope)"
+        case .invalidWidth(let width): "\(width.name) must be above 0, not \(width.value)"
         case .invalidGain(let gain): "gain \(gain) dB is out of range (-40 to 40 dB)"
         case .unreachableGains(let error):
             "the bands overlap too much to reach the preset's gains at their centres (off by \(error) dB); use the classic mode, which does not solve for them"

@@ -12,6 +12,10 @@ public enum NodeCatalogue {
         GraphicEQNode.kind,
         MixerNode.kind,
         GainNode.kind,
+        FilterNode.kind,
+        GateNode.kind,
+        CompressorNode.kind,
+        LimiterNode.kind,
         SilenceTrimNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
@@ -116,7 +120,7 @@ public enum NodeCatalogue {
     }
 
     /// The part of a graph error worth saying once the node and field are named.
-    static func problem(in error: GraphError) -> String {
+    public static func problem(in error: GraphError) -> String {
         switch error {
         case .parameterOutOfRange(_, _, let value, let range):
             "must be from \(SettingDescription.text(Double(range.lowerBound))) to \(SettingDescription.text(Double(range.upperBound))), "

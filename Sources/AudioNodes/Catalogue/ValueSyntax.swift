@@ -55,7 +55,7 @@ public enum TimeValue: Equatable, Sendable {
 }
 
 /// Numbers as users write them, with an optional unit suffix: levels (`-3dB`, `-14LUFS`,
-/// `-1dBTP`, `-0.5dBFS`) and frequencies (`48000`, `48000Hz`, `48kHz`).
+/// `-1dBTP`, `-0.5dBFS`) and frequencies (`48000`, `48000Hz`, `48kHz`, `48k`).
 public enum ValueSyntax {
     /// The suffixes a level may carry; a bare number is taken in the level's own unit.
     public static let levelSuffixes = ["dbfs", "dbtp", "lufs", "db", "lu"]
@@ -65,10 +65,11 @@ public enum ValueSyntax {
         number(text.trimmingSpaces.lowercased(), droppingAnyOf: levelSuffixes)
     }
 
-    /// A frequency in Hz (`48000`, `48000Hz`, `48kHz`); nil if not a finite number.
+    /// A frequency in Hz (`48000`, `48000Hz`, `48kHz`, `48k`); nil if not a finite number.
     public static func hertz(_ text: String) -> Double? {
         let text = text.trimmingSpaces.lowercased()
         if text.hasSuffix("khz") { return number(String(text.dropLast(3)), droppingAnyOf: []).map { $0 * 1000 } }
+        if text.hasSuffix("k") { return number(String(text.dropLast()), droppingAnyOf: []).map { $0 * 1000 } }
         return number(text, droppingAnyOf: ["hz"])
     }
 

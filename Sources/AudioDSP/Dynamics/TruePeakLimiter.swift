@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A brick-wall limiter on true peaks: the signal comes out `latency` frames late, multiplied
+/// by a gain that keeps every oversampled peak (`TruePeakInterpolator`) at or under the ceiling.
+///
+/// For each frame the gain it needs is ceiling ÷ its true peak (1 at most). A sliding minimum
+/// of that over the lookahead plus the interpolator's reach on both sides, then a release that
+/// lets the gain rise only gradually, then a moving average over the lookahead, give a gain
+/// that starts falling a lookahead before a peak and is flat, at exactly the peak's need,
+/// across every sample the peak's interpolation reads: so the output's interpolated points
+/// near an isolated peak reach the ceiling and no further, and the gain never steps.
+/// Each step is a fixed amount of work (the minimum is a monotonic queue), nothing is
+/// allocated after init, and the output does not depend on how the stream is cut into blocks.
+public final class TruePeakLimiter {
+    /// Channels limited together (one gain for all, so the image does not move).
+    public let channelCount: Int
+    /// Frames between a sample going in and coming out.
+    public let latency: Int
+    /// The interpolator whose peaks are held under the ceiling.
+    public let interpolator: TruePeakInterpolator
+    /// The frames over which the gain falls before a peak (the lookahead).
+    public let attackFrames: Int
+
+    private let reach: Int
+    private let historyLength: Int
+    /// Per channel, the last `historyLength` input samples twice over, so any run of them is contiguous.
+    private let history: UnsafeMutablePointer<Float>
+    private var position = 0
+    /// Per tap, the coefficients of up to four phases side by side (unused lanes 0), so one
+    /// vector multiply-add a tap computes every interpolated point between two samples.
+    private let phaseCoefficients: UnsafeMutablePointer<SIMD4<Float>>
+    /// The sliding minimum's queue: frame numbers and gains, in a ring.
+    private let queueFrames: UnsafeMutablePointer<Int>
+    private let queueGains: UnsafeMutablePointer<Double>
+    private let queueCapacity: Int
+    private var queueHead = 0
+    private var queueCount = 0
+    private let windowLength: Int
+    /// The last `attackFrames` released gains, in a ring, and their sum.
+    private let released: UnsafeMutablePointer<Double>
+    private var releasedSum: Double
+    private var releasedPosition = 0
+    private var releasedGain = 1.0
+    private var frame = 0
+
+    /// The ceiling as a linear amplitude.
+    public var ceiling: Double
+    /// How far the released gain moves toward its target each frame (1 − e^(−1/release frames)).
+    public var releaseStep: Double
+    /// The largest gain reduction so far, as the lowest gain applied (1: none).
+    public private(set) var lowestGain = 1.0
+
+    /// A limiter for `channelCount` channels at `sampleRate`, at `ceiling` (linear), with a
+    /// lookahead of `attackFrames` frames and a release time constant of `releaseFrames`.
+    public init(channelCount: Int, sampleRate: Double, ceiling: Double, attackFrames: Int, releaseFrames: Double) {
+        self.channelCount = channelCount
+        self.ceiling = ceiling
+        self.attackFrames = max(1, attackFrames)
+        interpolator = TruePeakInterpolator(sampleRate: sampleRate)
+        reach = interpolator.delay
+        latency = interpolator.delay + reach + self.attackFrames - 1
+        windowLength = self.attackFrames + 2 * reach
+        releaseStep = Self.releaseStep(frames: releaseFrames)
+        var length = 1
+        while length < max(latency + 1, interpolator.tapsPerPhase) { length *= 2 }
+        historyLength = length
+        history = .allocate(capacity: 2 * length * channelCount)
+        history.initialize(repeating: 0, count: 2 * length * channelCount)
+        phaseCoefficients = .allocate(capacity: interpolator.tapsPerPhase)
+        phaseCoefficients.initialize(repeating: .zero, count: interpolator.tapsPerPhase)
+        for (phase, coefficients) in interpolator.phases.enumerated() {
+            for (tap, coefficient) in coefficients.enumerated() { phaseCoefficients[tap][phase] = coefficient }
+        }
+        queueCapacity = windowLength + 1
+        queueFrames = .allocate(capacity: queueCapacity)
+        queueFrames.initialize(repeating: 0, count: queueCapacity)
+        queueGains = .allocate(capacity: queueCapacity)
+        queueGains.initialize(repeating: 1, count: queueCapacity)
+        released = .allocate(capacity: self.attackFrames)
+        released.initialize(repeating: 1, count: self.attackFrames)
+        releasedSum = Double(self.attackFrames)
+    }
+
+    deinit {
+        history.deallocate()
+        phaseCoefficients.deallocate()
+        queueFrames.deallocate()
+        queueGains.deallocate()
+        released.deallocate()
+    }
+
+    /// How near its target the released gain snaps to it: far under what a Float sample
+    /// resolves, so a release ends at exactly unity rather than approaching it for ever.
+    static let closeEnough = 1e-9
+
+    /// The per-frame release step for a time constant of `frames` frames.
+    public static func releaseStep(frames: Double) -> Double { frames > 0 ? 1 - exp(-1 / frames) : 1 }
+
+    /// Back to silence and unity gain, as when made.
+    public func reset() {
+        history.update(repeating: 0, count: 2 * historyLength * channelCount)
+        position = 0
+        queueHead = 0
+        queueCount = 0
+        released.update(repeating: 1, count: attackFrames)
+        releasedSum = Double(attackFrames)
+        releasedPosition = 0
+        releasedGain = 1
+        frame = 0
+        lowestGain = 1
+    }
+
+    /// Limits `frames` frames of `channels` from `offset` in place: each sample is replaced by
+    /// the limited sample `latency` frames before it (silence at first).
+    public func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int = 0, frames: Int) {
+        let taps = interpolator.tapsPerPhase
+        for index in offset..<(offset + frames) {
+            var peak: Float = 0
+            for channel in 0..<channelCount {
+                let sample = channels[channel][index]
+                let ring = history + channel * 2 * historyLength
+                ring[position] = sample
+                ring[position + historyLength] = sample
+                let newest = ring + position + historyLength
+                peak = max(peak, abs(newest[-reach]))
+                let window = newest - (taps - 1)
+                var points = SIMD4<Float>.zero
+                for tap in 0..<taps { points += phaseCoefficients[tap] * window[tap] }
+                let magnitudes = points.replacing(with: -points, where: points .< 0)
+                peak = max(peak, magnitudes.max())
+            }
+            pushNeed(Double(peak) > ceiling ? ceiling / Double(peak) : 1)
+            let gain = Float(releasedSum / Double(attackFrames))
+            lowestGain = min(lowestGain, Double(gain))
+            let delayed = (position + historyLength - latency) & (historyLength - 1)
+            for channel in 0..<channelCount {
+                channels[channel][index] = history[channel * 2 * historyLength + delayed] * gain
+            }
+            position = (position + 1) & (historyLength - 1)
+            frame += 1
+        }
+    }
+
+    /// Adds the gain the newest peak needs to the sliding minimum, releases toward the
+    /// window's minimum, and moves the average on by one frame.
+    @inline(__always)
+    private func pushNeed(_ need: Double) {
+        while queueCount > 0, queueGains[(queueHead + queueCount - 1) % queueCapacity] >= need { queueCount -= 1 }
+        let tail = (queueHead + queueCount) % queueCapacity
+        queueFrames[tail] = frame
+        queueGains[tail] = need
+        queueCount += 1
+        if queueFrames[queueHead] <= frame - windowLength {
+            queueHead = (queueHead + 1) % queueCapacity
+            queueCount -= 1
+        }
+        let minimum = queueGains[queueHead]
+        releasedGain = minimum - releasedGain < Self.closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
+        releasedSum += releasedGain - released[releasedPosition]
+        released[releasedPosition] = releasedGain
+        releasedPosition = releasedPosition + 1 == attackFrames ? 0 : releasedPosition + 1
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Aurender
+
+/// The filters and dynamics a render puts around the EQ: `--highpass`, `--lowpass`, `--bass`,
+/// `--treble`, `--filter`, `--gate` and `--compress`.
+///
+/// A render applies them in one order, whatever the order of the flags: plugins → filters → EQ
+/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → time and pitch → fades →
+/// normalization → limiter (`--limit`).
+struct EffectsOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A high-pass filter (Butterworth unless Q is given): 80, 80:0.5, 1kHz:2.", valueName: "Hz[:Q]"))
+    var highpass: String?
+
+    @Option(help: ArgumentHelp("A low-pass filter (Butterworth unless Q is given): 12k, 8000:1.", valueName: "Hz[:Q]"))
+    var lowpass: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("A low shelf of this gain at 100 Hz or at Hz, slope 0.5, as SoX's bass: +4, -3@200.", valueName: "dB[@Hz]"))
+    var bass: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("A high shelf of this gain at 3 kHz or at Hz, slope 0.5, as SoX's treble: -2, +3@8k.", valueName: "dB[@Hz]"))
+    var treble: String?
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp("""
+        A filter band, repeatable: TYPE is peak, lowpass, highpass, lowshelf, highshelf, bandpass or bandstop; GAIN (dB) \
+        for peaks and shelves; WIDTH a Q, or octaves with o, or a shelf's slope with s: peak@1k:+3:1.4, bandstop@50:8, lowshelf@120:4:0.8s.
+        """, valueName: "TYPE@Hz[:GAIN][:WIDTH]"))
+    var filters: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        A noise gate that closes under this level: -50, or -50:ATTACK:HOLD:RELEASE:RANGE with times (5ms, 0.1s) and the \
+        range in dB (default 1ms, 20ms, 100ms, -80); empty fields keep their defaults.
+        """, valueName: "dB[:...]"))
+    var gate: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        A compressor: THRESHOLD (dB) and RATIO, then optionally ATTACK and RELEASE (times: 10ms, 0.1s), KNEE and MAKEUP (dB) \
+        and peak or rms detection (default 10ms, 100ms, 6, 0, peak): -18:3, -24:4:5ms:200ms:6:3:rms; empty fields keep their defaults.
+        """, valueName: "THRESHOLD:RATIO[:...]"))
+    var compress: String?
+
+    func validate() throws {
+        _ = try filterBands()
+        _ = try gateSettings()
+        _ = try compressorSettings()
+    }
+
+    /// The flags given, which a graph file cannot take (its nodes state them).
+    var flagsAGraphStates: [String] {
+        [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1)
+    }
+
+    /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.
+    func filterBands() throws -> [FilterNode.Band] {
+        var bands: [FilterNode.Band] = []
+        for (flag, value, shape) in [("--highpass", highpass, "highpass"), ("--lowpass", lowpass, "lowpass")] {
+            guard let value else { continue }
+            bands.append(try Self.band(flag, value, written: "\(shape)@\(value)"))
+        }
+        for (flag, value, shape, corner) in [("--bass", bass, "lowshelf", "100"), ("--treble", treble, "highshelf", "3000")] {
+            guard let value else { continue }
+            let parts = value.split(separator: "@", maxSplits: 1).map(String.init)
+            bands.append(try Self.band(flag, value, written: "\(shape)@\(parts.count > 1 ? parts[1] : corner):\(parts[0])"))
+        }
+        for value in filters { bands.append(try Self.band("--filter", value, written: value)) }
+        return bands
+    }
+
+    private static func band(_ flag: String, _ value: String, written: String) throws -> FilterNode.Band {
+        do throws(FilterSyntaxError) { return try FilterNode.Band(parsing: written) } catch {
+            throw ValidationError("\(flag) \(value): \(error.problem)")
+        }
+    }
+
+    /// The gate asked for, if any.
+    func gateSettings() throws -> NoiseGate.Settings? {
+        guard let gate else { return nil }
+        let fields = try Self.fields(of: gate, flag: "--gate", most: 5, syntax: "dB[:ATTACK:HOLD:RELEASE:RANGE]")
+        var settings = NoiseGate.Settings(threshold: try Self.level(fields[0], flag: "--gate", name: "threshold", in: -120...0))
+        try Self.time(fields, 1, flag: "--gate", name: "attack", in: 0...1).map { settings.attack = $0 }
+        try Self.time(fields, 2, flag: "--gate", name: "hold", in: 0...5).map { settings.hold = $0 }
+        try Self.time(fields, 3, flag: "--gate", name: "release", in: 0...5).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.range = try Self.level(fields[4], flag: "--gate", name: "range", in: -120...0) }
+        return settings
+    }
+
+    /// The compressor asked for, if any.
+    func compressorSettings() throws -> Compressor.Settings? {
+        guard let compress else { return nil }
+        let flag = "--compress"
+        let fields = try Self.fields(of: compress, flag: flag, most: 7, syntax: "THRESHOLD:RATIO[:ATTACK:RELEASE:KNEE:MAKEUP:peak|rms]")
+        guard fields.count >= 2 else { throw ValidationError("\(flag) \(compress): give at least THRESHOLD:RATIO, as -18:3") }
+        guard let ratio = Double(fields[1]), (1...100).contains(ratio) else {
+            throw ValidationError("\(flag) \(compress): the ratio must be from 1 to 100, not '\(fields[1])'")
+        }
+        var settings = Compressor.Settings(threshold: try Self.level(fields[0], flag: flag, name: "threshold", in: -80...0), ratio: ratio)
+        try Self.time(fields, 2, flag: flag, name: "attack", in: 0...1).map { settings.attack = $0 }
+        try Self.time(fields, 3, flag: flag, name: "release", in: 0...5).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.knee = try Self.level(fields[4], flag: flag, name: "knee", in: 0...24) }
+        if fields.count > 5, !fields[5].isEmpty { settings.makeup = try Self.level(fields[5], flag: flag, name: "makeup", in: -24...40) }
+        if fields.count > 6, !fields[6].isEmpty {
+            guard let detection = Compressor.Detection(rawValue: fields[6].lowercased()) else {
+                throw ValidationError("\(flag) \(compress): the detection must be peak or rms, not '\(fields[6])'")
+            }
+            settings.detection = detection
+        }
+        return settings
+    }
+
+    /// The nodes before the EQ: the filters, in one bank.
+    func filterNodes() throws -> [AudioNode] {
+        let bands = try filterBands()
+        return bands.isEmpty ? [] : [FilterNode(name: "filters", bands: bands)]
+    }
+
+    /// The nodes after the EQ and the gain: the gate, then the compressor.
+    func dynamicsNodes() throws -> [AudioNode] {
+        var nodes: [AudioNode] = []
+        if let gate = try gateSettings() { nodes.append(try GateNode(settings: gate)) }
+        if let compressor = try compressorSettings() { nodes.append(try CompressorNode(settings: compressor)) }
+        return nodes
+    }
+
+    private static func fields(of value: String, flag: String, most: Int, syntax: String) throws -> [String] {
+        let fields = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count <= most, !fields[0].isEmpty else { throw ValidationError("\(flag) \(value): write \(syntax)") }
+        return fields
+    }
+
+    private static func level(_ text: String, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = ValueSyntax.level(text), range.contains(value) else {
+            throw ValidationError("\(flag): the \(name) must be from \(plain(range.lowerBound)) to \(plain(range.upperBound)) dB, not '\(text)'")
+        }
+        return value
+    }
+
+    private static func time(_ fields: [String], _ index: Int, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard fields.count > index, !fields[index].isEmpty else { return nil }
+        guard let time = TimeValue(fields[index]), case .seconds(let seconds) = time, range.contains(seconds) else {
+            throw ValidationError("\(flag): the \(name) must be a time from \(plain(range.lowerBound)) to "
+                                  + "\(plain(range.upperBound)) s (10ms, 0.1s), not '\(fields[index])'")
+        }
+        return seconds
+    }
+
+    /// A bound as a person writes it: 0, 1, 0.5.
+    private static func plain(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+}
