@@ -62,9 +62,10 @@ public struct Compressor: Sendable {
     private var kneeDB: Float = 0
     private var slope: Float = 0
     private var makeupOctaves: Float = 0
+    /// log₂ of the gain per dB, 1/(20 log₁₀ 2); a stored constant, so the loop reads no global.
+    private let octavesPerDecibel = Float(1 / (20 * log10(2.0)))
     private var envelope: Float = 0
     private let sampleRate: Double
-    private static let octavesPerDecibel = Float(1 / (20 * log10(2.0)))
 
     public init(settings: Settings, sampleRate: Double) {
         self.settings = settings
@@ -133,7 +134,7 @@ public struct Compressor: Sendable {
                 } else {
                     reduction = slope * over
                 }
-                gain = FastLogarithm.exp2(reduction * Self.octavesPerDecibel + makeupOctaves)
+                gain = FastLogarithm.exp2(reduction * octavesPerDecibel + makeupOctaves)
             }
             if gain != 1 {
                 for channel in 0..<channelCount { channels[channel][index] *= gain }

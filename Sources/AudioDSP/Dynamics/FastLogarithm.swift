@@ -20,11 +20,13 @@ public enum FastLogarithm {
         return exponent + p * m
     }
 
-    /// 2 to the power `y`, for `y` under 128 (relative error near 1e-7, Float's own); −126 and lower give 0.
+    /// 2 to the power `y` (relative error near 1e-7, Float's own); −126 and lower give 0, 128 and above infinity.
     @inline(__always)
     public static func exp2(_ y: Float) -> Float {
         guard y > -126 else { return 0 }
-        let whole = y.rounded(.down)
+        guard y < 128 else { return .infinity }
+        var whole = Float(Int32(y))
+        if whole > y { whole -= 1 }
         let f = y - whole
         // 2^f on [0, 1), a degree-6 least-squares fit (relative error under 1e-8).
         var p: Float = 0.000218775165

@@ -30,9 +30,11 @@ public final class TruePeakLimiter {
     /// Per channel, the last `historyLength` input samples twice over, so any run of them is contiguous.
     private let history: UnsafeMutablePointer<Float>
     private var position = 0
-    /// Per tap, the coefficients of up to four phases side by side (unused lanes 0), so one
-    /// vector multiply-add a tap computes every interpolated point between two samples.
+    /// Per phase, its coefficients four at a time (the oldest first, zeros before them to fill
+    /// the first four), so each interpolated point is a few vector multiply-adds and one sum.
     private let phaseCoefficients: UnsafeMutablePointer<SIMD4<Float>>
+    /// Vectors of four coefficients a phase.
+    private let chunksPerPhase: Int
     /// The sliding minimum's queue: frame numbers and gains, in a ring of a power of two.
     private let queueFrames: UnsafeMutablePointer<Int>
     private let queueGains: UnsafeMutablePointer<Double>
@@ -69,15 +71,20 @@ public final class TruePeakLimiter {
         windowLength = self.attackFrames + 2 * reach
         releaseStep = Self.releaseStep(frames: releaseFrames)
         var length = 1
-        while length < max(latency + 1, interpolator.tapsPerPhase) { length *= 2 }
+        while length < max(latency + 1, interpolator.tapsPerPhase + 3) { length *= 2 }
         historyLength = length
         history = .allocate(capacity: 2 * length * channelCount)
         history.initialize(repeating: 0, count: 2 * length * channelCount)
         quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
-        phaseCoefficients = .allocate(capacity: interpolator.tapsPerPhase)
-        phaseCoefficients.initialize(repeating: .zero, count: interpolator.tapsPerPhase)
+        let chunks = (interpolator.tapsPerPhase + 3) / 4
+        chunksPerPhase = chunks
+        phaseCoefficients = .allocate(capacity: max(1, chunks * interpolator.phases.count))
+        phaseCoefficients.initialize(repeating: .zero, count: max(1, chunks * interpolator.phases.count))
+        let padding = chunks * 4 - interpolator.tapsPerPhase
         for (phase, coefficients) in interpolator.phases.enumerated() {
-            for (tap, coefficient) in coefficients.enumerated() { phaseCoefficients[tap][phase] = coefficient }
+            for (tap, coefficient) in coefficients.enumerated() {
+                phaseCoefficients[phase * chunks + (padding + tap) / 4][(padding + tap) % 4] = coefficient
+            }
         }
         var capacity = 1
         while capacity < windowLength + 1 { capacity *= 2 }
@@ -100,8 +107,9 @@ public final class TruePeakLimiter {
     }
 
     /// How near its target the released gain snaps to it: far under what a Float sample
-    /// resolves, so a release ends at exactly unity rather than approaching it for ever.
-    static let closeEnough = 1e-9
+    /// resolves, so a release ends at exactly unity rather than approaching it for ever. A
+    /// stored constant, so the loop reads no global.
+    private let closeEnough = 1e-9
 
     /// The per-frame release step for a time constant of `frames` frames.
     public static func releaseStep(frames: Double) -> Double { frames > 0 ? 1 - exp(-1 / frames) : 1 }
@@ -128,6 +136,7 @@ public final class TruePeakLimiter {
     /// under it), the points are not computed: the need is 1 either way.
     public func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int = 0, frames: Int) {
         let taps = interpolator.tapsPerPhase, mask = historyLength - 1, stride = 2 * historyLength
+        let chunks = chunksPerPhase, phaseCount = interpolator.phases.count
         let quietLevel = Float(ceiling) / quietBound
         let inverseAttack = 1 / Double(attackFrames)
         for index in offset..<(offset + frames) {
@@ -145,11 +154,15 @@ public final class TruePeakLimiter {
                 for channel in 0..<channelCount {
                     let newest = history + channel * stride + position + historyLength
                     peak = max(peak, abs(newest[-reach]))
-                    let window = newest - (taps - 1)
-                    var points = SIMD4<Float>.zero
-                    for tap in 0..<taps { points += phaseCoefficients[tap] * window[tap] }
-                    let magnitudes = points.replacing(with: -points, where: points .< 0)
-                    peak = max(peak, magnitudes.max())
+                    let window = UnsafeRawPointer(newest - (chunks * 4 - 1))
+                    for phase in 0..<phaseCount {
+                        let coefficients = phaseCoefficients + phase * chunks
+                        var sums = SIMD4<Float>.zero
+                        for chunk in 0..<chunks {
+                            sums += coefficients[chunk] * window.loadUnaligned(fromByteOffset: 16 * chunk, as: SIMD4<Float>.self)
+                        }
+                        peak = max(peak, abs(sums.sum()))
+                    }
                 }
             }
             pushNeed(Double(peak) > ceiling ? ceiling / Double(peak) : 1)
@@ -178,7 +191,7 @@ public final class TruePeakLimiter {
             queueCount -= 1
         }
         let minimum = queueGains[queueHead]
-        releasedGain = minimum - releasedGain < Self.closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
+        releasedGain = minimum - releasedGain < closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
         releasedSum += releasedGain - released[releasedPosition]
         released[releasedPosition] = releasedGain
         releasedPosition = releasedPosition + 1 == attackFrames ? 0 : releasedPosition + 1
