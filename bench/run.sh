@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -260,6 +260,65 @@ mp3() {
     rm -f "$work"/mp3-*.wav
 }
 
+# Issue 24's effects, each beside SoX's and FFmpeg's equivalent on the 10-minute file (whole-process
+# median wall times of one hyperfine run each, so the ratios compare like with like), then the
+# instructions each command takes on the 1-minute file (callgrind) and its peak memory. A row
+# fails when aurender misses its target, TARGET times faster than the faster of the others (0: the
+# issue set none), or peaks at 30 MB or more.
+effects() {
+    local input input1 stripped=$work/aurender-stripped failed=0
+    input=$(make_input 10)
+    input1=$(make_input 1)
+    strip -o "$stripped" "$aurender"
+    echo "## Effects, 10-minute stereo 44.1 kHz 16-bit WAV (median wall time of 5 runs; instructions on the 1-minute file)"
+    echo "| effect | aurender | SoX | FFmpeg | faster peer ÷ aurender | target | aurender instructions | SoX instructions | FFmpeg instructions | aurender peak memory |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    # row NAME TARGET "AURENDER FLAGS" "SOX EFFECT" "FFMPEG FILTER" (an empty effect or filter: that tool has none)
+    row() {
+        local name=$1 target=$2 flags=$3 sox_effect=$4 ffmpeg_filter=$5 json=$work/effect.json
+        local -a commands=(-n aurender "$aurender --quiet $flags $input $work/fx-au.wav")
+        [ -n "$sox_effect" ] && commands+=(-n sox "sox -D $input $work/fx-sx.wav $sox_effect")
+        [ -n "$ffmpeg_filter" ] && commands+=(-n ffmpeg "ffmpeg -y -v error -filter_threads 1 -i $input -af $ffmpeg_filter $work/fx-ff.wav")
+        hyperfine --warmup 1 --runs 5 -N --export-json "$json" "${commands[@]}" >/dev/null
+        instr() {
+            [ -n "$2" ] || { echo "—"; return; }
+            valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
+                | awk '/I *refs:/ {gsub(",", "", $NF); printf "%.0f M", $NF / 1e6}'
+        }
+        local au_i sx_i ff_i memory
+        au_i=$(instr "$stripped" --quiet $flags "$input1" "$work/fx-au1.wav")
+        sx_i=$([ -n "$sox_effect" ] && instr sox -D "$input1" "$work/fx-sx1.wav" $sox_effect || echo "—")
+        ff_i=$([ -n "$ffmpeg_filter" ] && instr ffmpeg -y -v error -filter_threads 1 -i "$input1" -af "$ffmpeg_filter" "$work/fx-ff1.wav" || echo "—")
+        memory=$(/usr/bin/time -f %M "$aurender" --quiet $flags "$input" "$work/fx-au.wav" 2>&1 >/dev/null | tail -1)
+        python3 - "$json" "$name" "$target" "$au_i" "$sx_i" "$ff_i" "$memory" <<'PY' || failed=1
+import json, sys
+path, name, target, au_i, sx_i, ff_i, memory = sys.argv[1:]
+medians = {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+peers = [medians[k] for k in ("sox", "ffmpeg") if k in medians]
+ratio = min(peers) / medians["aurender"]
+cell = lambda key: "%.2f s" % medians[key] if key in medians else "—"
+print("| %s | %s | %s | %s | %.1f× | %s | %s | %s | %s | %.1f MB |" % (name, cell("aurender"), cell("sox"), cell("ffmpeg"), ratio,
+                                                                       target + "×" if float(target) > 0 else "none",
+                                                                         au_i, sx_i, ff_i, int(memory) / 1024))
+if float(target) > 0 and ratio < float(target):
+    print("  FAIL: %s is %.1f× the faster peer, under its target of %s×" % (name, ratio, target), file=sys.stderr)
+    sys.exit(1)
+if int(memory) / 1024 >= 30:
+    print("  FAIL: %s peaks at %.1f MB, over 30 MB" % (name, int(memory) / 1024), file=sys.stderr)
+    sys.exit(1)
+PY
+    }
+    row "high-pass 100 Hz" 3 "--highpass 100" "highpass 100" "highpass=f=100"
+    row "peak 1 kHz +6 dB Q 1" 3 "--filter peak@1k:6:1" "equalizer 1000 1q 6" "equalizer=f=1000:t=q:w=1:g=6"
+    row "bass +6 dB" 3 "--bass 6" "bass 6" "bass=g=6:f=100:t=s:w=0.5"
+    row "compressor -20 dB 4:1" 3 "--compress -20:4:10ms:100ms:0" "compand 0.01,0.1 -70,-70,-20,-20,0,-15" \
+        "acompressor=threshold=0.1:ratio=4:attack=10:release=100:knee=1"
+    row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
+    row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
+    rm -f "$work"/fx-*.wav
+    return $failed
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -272,6 +331,7 @@ case $which in
     memory) memory ;;
     batch) batch ;;
     plugin) plugin ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3 ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|all]" >&2; exit 64 ;;
+    effects) effects ;;
+    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]" >&2; exit 64 ;;
 esac

@@ -211,6 +211,19 @@ func rmsLevel(_ samples: ArraySlice<Float>) -> Double {
         #expect(abs(20 * log10(Double(output[20000] / signal[20000])) + 40) < 0.01)
     }
 
+    @Test func theSliceSizeDoesNotChangeTheOutputAndRenderingAllocatesNothing() throws {
+        let signal = [HardSignals.bursts(frames: 44100, sampleRate: 44100, loud: 0.5, quiet: 0.001, seed: 8),
+                      HardSignals.bursts(frames: 44100, sampleRate: 44100, loud: 0.3, quiet: 0.002, seed: 9)]
+        let make = { try GateNode(settings: NoiseGate.Settings(threshold: -30, attack: 0.002, hold: 0.01, release: 0.05)) }
+        let whole = try NodeHarness(node: make(), channels: signal).render(sliceSize: 4096)
+        let sliced = try NodeHarness(node: make(), channels: signal).render(sliceSize: 61)
+        let same = whole == sliced
+        #expect(same)
+        let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) { try NodeHarness(node: make(), channels: signal) }
+        #expect(slices > 20)
+        #expect(allocations == 0)
+    }
+
     @Test func settingsOutOfRangeAreRefusedNamingThem() {
         #expect(throws: GraphError.parameterOutOfRange(node: "gate", name: "range", value: 10, range: -120...0)) {
             try GateNode(settings: NoiseGate.Settings(threshold: -40, range: 10))

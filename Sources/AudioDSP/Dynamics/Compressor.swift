@@ -55,10 +55,17 @@ public struct Compressor: Sendable {
     private var releaseCoefficient: Float = 0
     private var kneeStart: Float = 0
     private var makeupGain: Float = 1
+    /// The curve's constants in Float, for the per-sample path: dB per log₂ of the detected
+    /// level, threshold, knee, 1/ratio − 1, and log₂ of the makeup gain.
+    private var decibelsPerOctave: Float = 0
+    private var thresholdDB: Float = 0
+    private var kneeDB: Float = 0
+    private var slope: Float = 0
+    private var makeupOctaves: Float = 0
+    /// log₂ of the gain per dB, 1/(20 log₁₀ 2); a stored constant, so the loop reads no global.
+    private let octavesPerDecibel = Float(1 / (20 * log10(2.0)))
     private var envelope: Float = 0
     private let sampleRate: Double
-    /// The deepest gain reduction so far, in dB (0 or below), makeup aside.
-    public private(set) var deepestReduction = 0.0
 
     public init(settings: Settings, sampleRate: Double) {
         self.settings = settings
@@ -74,6 +81,11 @@ public struct Compressor: Sendable {
         let start = settings.threshold - settings.knee / 2
         kneeStart = Float(pow(10, (settings.detection == .rms ? start / 10 : start / 20)))
         makeupGain = Float(pow(10, settings.makeup / 20))
+        decibelsPerOctave = Float((settings.detection == .rms ? 10 : 20) * log10(2.0))
+        thresholdDB = Float(settings.threshold)
+        kneeDB = Float(settings.knee)
+        slope = Float(1 / settings.ratio - 1)
+        makeupOctaves = Float(settings.makeup / 20 / log10(2.0))
     }
 
     /// The one-pole coefficient that moves a level 1 − 1/e of the way in `seconds`.
@@ -96,7 +108,6 @@ public struct Compressor: Sendable {
     /// Back to a silent detector.
     public mutating func reset() {
         envelope = 0
-        deepestReduction = 0
     }
 
     /// Compresses `frames` frames of `channelCount` channels in place.
@@ -115,10 +126,15 @@ public struct Compressor: Sendable {
             envelope = level + coefficient * (envelope - level)
             var gain = makeupGain
             if envelope > kneeStart {
-                let decibels = Double(rms ? 10 * log10f(envelope) : 20 * log10f(envelope))
-                let reduction = self.gain(forLevel: decibels)
-                deepestReduction = min(deepestReduction, reduction)
-                gain *= Float(pow(10, reduction / 20))
+                let over = decibelsPerOctave * FastLogarithm.log2(envelope) - thresholdDB
+                let reduction: Float
+                if 2 * over <= kneeDB, kneeDB > 0 {
+                    let into = over + kneeDB / 2
+                    reduction = slope * into * into / (2 * kneeDB)
+                } else {
+                    reduction = slope * over
+                }
+                gain = FastLogarithm.exp2(reduction * octavesPerDecibel + makeupOctaves)
             }
             if gain != 1 {
                 for channel in 0..<channelCount { channels[channel][index] *= gain }

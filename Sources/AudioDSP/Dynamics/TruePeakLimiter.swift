@@ -30,10 +30,12 @@ public final class TruePeakLimiter {
     /// Per channel, the last `historyLength` input samples twice over, so any run of them is contiguous.
     private let history: UnsafeMutablePointer<Float>
     private var position = 0
-    /// Per tap, the coefficients of up to four phases side by side (unused lanes 0), so one
-    /// vector multiply-add a tap computes every interpolated point between two samples.
+    /// Per phase, its coefficients four at a time (the oldest first, zeros before them to fill
+    /// the first four), so each interpolated point is a few vector multiply-adds and one sum.
     private let phaseCoefficients: UnsafeMutablePointer<SIMD4<Float>>
-    /// The sliding minimum's queue: frame numbers and gains, in a ring.
+    /// Vectors of four coefficients a phase.
+    private let chunksPerPhase: Int
+    /// The sliding minimum's queue: frame numbers and gains, in a ring of a power of two.
     private let queueFrames: UnsafeMutablePointer<Int>
     private let queueGains: UnsafeMutablePointer<Double>
     private let queueCapacity: Int
@@ -46,13 +48,16 @@ public final class TruePeakLimiter {
     private var releasedPosition = 0
     private var releasedGain = 1.0
     private var frame = 0
+    /// Frames in a row under `ceiling / quietBound`; once the interpolator's whole window is, no
+    /// interpolated point can reach the ceiling.
+    private var quietFrames = 0
+    /// The largest sum of absolute coefficients of a phase (1 when there are none).
+    private let quietBound: Float
 
-    /// The ceiling as a linear amplitude.
-    public var ceiling: Double
+    /// The ceiling as a linear amplitude; a change counts every frame as loud again.
+    public var ceiling: Double { didSet { quietFrames = 0 } }
     /// How far the released gain moves toward its target each frame (1 − e^(−1/release frames)).
     public var releaseStep: Double
-    /// The largest gain reduction so far, as the lowest gain applied (1: none).
-    public private(set) var lowestGain = 1.0
 
     /// A limiter for `channelCount` channels at `sampleRate`, at `ceiling` (linear), with a
     /// lookahead of `attackFrames` frames and a release time constant of `releaseFrames`.
@@ -66,16 +71,24 @@ public final class TruePeakLimiter {
         windowLength = self.attackFrames + 2 * reach
         releaseStep = Self.releaseStep(frames: releaseFrames)
         var length = 1
-        while length < max(latency + 1, interpolator.tapsPerPhase) { length *= 2 }
+        while length < max(latency + 1, interpolator.tapsPerPhase + 3) { length *= 2 }
         historyLength = length
         history = .allocate(capacity: 2 * length * channelCount)
         history.initialize(repeating: 0, count: 2 * length * channelCount)
-        phaseCoefficients = .allocate(capacity: interpolator.tapsPerPhase)
-        phaseCoefficients.initialize(repeating: .zero, count: interpolator.tapsPerPhase)
+        quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
+        let chunks = (interpolator.tapsPerPhase + 3) / 4
+        chunksPerPhase = chunks
+        phaseCoefficients = .allocate(capacity: max(1, chunks * interpolator.phases.count))
+        phaseCoefficients.initialize(repeating: .zero, count: max(1, chunks * interpolator.phases.count))
+        let padding = chunks * 4 - interpolator.tapsPerPhase
         for (phase, coefficients) in interpolator.phases.enumerated() {
-            for (tap, coefficient) in coefficients.enumerated() { phaseCoefficients[tap][phase] = coefficient }
+            for (tap, coefficient) in coefficients.enumerated() {
+                phaseCoefficients[phase * chunks + (padding + tap) / 4][(padding + tap) % 4] = coefficient
+            }
         }
-        queueCapacity = windowLength + 1
+        var capacity = 1
+        while capacity < windowLength + 1 { capacity *= 2 }
+        queueCapacity = capacity
         queueFrames = .allocate(capacity: queueCapacity)
         queueFrames.initialize(repeating: 0, count: queueCapacity)
         queueGains = .allocate(capacity: queueCapacity)
@@ -94,8 +107,9 @@ public final class TruePeakLimiter {
     }
 
     /// How near its target the released gain snaps to it: far under what a Float sample
-    /// resolves, so a release ends at exactly unity rather than approaching it for ever.
-    static let closeEnough = 1e-9
+    /// resolves, so a release ends at exactly unity rather than approaching it for ever. A
+    /// stored constant, so the loop reads no global.
+    private let closeEnough = 1e-9
 
     /// The per-frame release step for a time constant of `frames` frames.
     public static func releaseStep(frames: Double) -> Double { frames > 0 ? 1 - exp(-1 / frames) : 1 }
@@ -111,36 +125,53 @@ public final class TruePeakLimiter {
         releasedPosition = 0
         releasedGain = 1
         frame = 0
-        lowestGain = 1
+        quietFrames = 0
     }
 
     /// Limits `frames` frames of `channels` from `offset` in place: each sample is replaced by
     /// the limited sample `latency` frames before it (silence at first).
+    ///
+    /// While every sample an interpolated point reads is quiet enough that no point can reach
+    /// the ceiling (its magnitude times the largest sum of a phase's absolute coefficients is
+    /// under it), the points are not computed: the need is 1 either way.
     public func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int = 0, frames: Int) {
-        let taps = interpolator.tapsPerPhase
+        let taps = interpolator.tapsPerPhase, mask = historyLength - 1, stride = 2 * historyLength
+        let chunks = chunksPerPhase, phaseCount = interpolator.phases.count
+        let quietLevel = Float(ceiling) / quietBound
+        let inverseAttack = 1 / Double(attackFrames)
         for index in offset..<(offset + frames) {
             var peak: Float = 0
+            var loud = false
             for channel in 0..<channelCount {
                 let sample = channels[channel][index]
-                let ring = history + channel * 2 * historyLength
+                let ring = history + channel * stride
                 ring[position] = sample
                 ring[position + historyLength] = sample
-                let newest = ring + position + historyLength
-                peak = max(peak, abs(newest[-reach]))
-                let window = newest - (taps - 1)
-                var points = SIMD4<Float>.zero
-                for tap in 0..<taps { points += phaseCoefficients[tap] * window[tap] }
-                let magnitudes = points.replacing(with: -points, where: points .< 0)
-                peak = max(peak, magnitudes.max())
+                if abs(sample) >= quietLevel { loud = true }
+            }
+            if loud { quietFrames = 0 } else { quietFrames += 1 }
+            if quietFrames < taps {
+                for channel in 0..<channelCount {
+                    let newest = history + channel * stride + position + historyLength
+                    peak = max(peak, abs(newest[-reach]))
+                    let window = UnsafeRawPointer(newest - (chunks * 4 - 1))
+                    for phase in 0..<phaseCount {
+                        let coefficients = phaseCoefficients + phase * chunks
+                        var sums = SIMD4<Float>.zero
+                        for chunk in 0..<chunks {
+                            sums += coefficients[chunk] * window.loadUnaligned(fromByteOffset: 16 * chunk, as: SIMD4<Float>.self)
+                        }
+                        peak = max(peak, abs(sums.sum()))
+                    }
+                }
             }
             pushNeed(Double(peak) > ceiling ? ceiling / Double(peak) : 1)
-            let gain = Float(releasedSum / Double(attackFrames))
-            lowestGain = min(lowestGain, Double(gain))
-            let delayed = (position + historyLength - latency) & (historyLength - 1)
+            let gain = Float(releasedSum * inverseAttack)
+            let delayed = (position + historyLength - latency) & mask
             for channel in 0..<channelCount {
-                channels[channel][index] = history[channel * 2 * historyLength + delayed] * gain
+                channels[channel][index] = history[channel * stride + delayed] * gain
             }
-            position = (position + 1) & (historyLength - 1)
+            position = (position + 1) & mask
             frame += 1
         }
     }
@@ -149,17 +180,18 @@ public final class TruePeakLimiter {
     /// window's minimum, and moves the average on by one frame.
     @inline(__always)
     private func pushNeed(_ need: Double) {
-        while queueCount > 0, queueGains[(queueHead + queueCount - 1) % queueCapacity] >= need { queueCount -= 1 }
-        let tail = (queueHead + queueCount) % queueCapacity
+        let mask = queueCapacity - 1
+        while queueCount > 0, queueGains[(queueHead + queueCount - 1) & mask] >= need { queueCount -= 1 }
+        let tail = (queueHead + queueCount) & mask
         queueFrames[tail] = frame
         queueGains[tail] = need
         queueCount += 1
         if queueFrames[queueHead] <= frame - windowLength {
-            queueHead = (queueHead + 1) % queueCapacity
+            queueHead = (queueHead + 1) & mask
             queueCount -= 1
         }
         let minimum = queueGains[queueHead]
-        releasedGain = minimum - releasedGain < Self.closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
+        releasedGain = minimum - releasedGain < closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
         releasedSum += releasedGain - released[releasedPosition]
         released[releasedPosition] = releasedGain
         releasedPosition = releasedPosition + 1 == attackFrames ? 0 : releasedPosition + 1

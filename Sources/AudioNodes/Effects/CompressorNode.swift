@@ -44,9 +44,6 @@ public final class CompressorNode: AudioNode {
                                    detection: Compressor.Detection.allCases[Int(parameter(Parameter.detection.rawValue))])
     }
 
-    /// The deepest gain reduction applied so far, in dB (makeup aside).
-    public var deepestReduction: Double { compressor?.deepestReduction ?? 0 }
-
     public override var planDetail: String? { Self.describe(parameterDescriptions, of: self) }
 
     public override func allocateRenderResources() throws {

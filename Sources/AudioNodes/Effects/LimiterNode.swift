@@ -59,9 +59,6 @@ public final class LimiterNode: AudioNode {
     /// The ceiling in dBTP.
     public var ceiling: Double { Double(parameter(Parameter.ceiling.rawValue)) }
 
-    /// The deepest gain reduction so far, in dB (0 or below).
-    public var deepestReduction: Double { limiter.map { 20 * log10($0.lowestGain) } ?? 0 }
-
     /// Frames the limiter runs behind its input, which the node hides.
     public var latency: Int { limiter?.latency ?? 0 }
 
