@@ -12,6 +12,7 @@ public enum NodeCatalogue {
         GraphicEQNode.kind,
         MixerNode.kind,
         GainNode.kind,
+        TimePitchNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]
