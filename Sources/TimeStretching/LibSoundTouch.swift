@@ -10,6 +10,10 @@ enum LibSoundTouch {
 
     /// `SoundTouch.h`'s setting numbers, which the C header does not repeat.
     enum Setting: Int32 {
+        /// `SETTING_OVERLAP_MS`: how long two segments cross-fade, in milliseconds.
+        case overlapMilliseconds = 5
+        /// `SETTING_NOMINAL_OUTPUT_SEQUENCE`: output frames per segment, less one cross-fade, read only.
+        case outputSequence = 7
         /// `SETTING_INITIAL_LATENCY`: input frames held before the first output, read only.
         case initialLatency = 8
     }
@@ -50,6 +54,11 @@ enum LibSoundTouch {
     /// Moves up to `frames` stretched frames into `destination`; returns how many.
     static func receive(_ handle: Handle, into destination: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         Int(soundtouch_receiveSamples(handle, destination, UInt32(frames)))
+    }
+
+    /// Drops up to `frames` stretched frames; returns how many.
+    static func discard(_ handle: Handle, frames: Int) -> Int {
+        Int(soundtouch_receiveSamples(handle, nil, UInt32(frames)))
     }
 
     /// Stretched frames ready to be received.

@@ -43,7 +43,7 @@ import TimeStretching
         let rate = 44100.0
         let input = [Float](repeating: 0, count: 22050) + Signal.sine(frequency: 440, sampleRate: rate, frames: 88200)
         let frames = Int((Double(input.count) / tempo).rounded())
-        let output = try stretch(try TimeStretcher(channelCount: 1, sampleRate: 44100), input, tempo: tempo, frames: frames)
+        let output = try stretch(try TimeStretcher(channelCount: 1, sampleRate: 44100, tempo: tempo), input, tempo: tempo, frames: frames)
         let onset = try #require(output.firstIndex { abs($0) > 0.01 })
         #expect(abs(Double(onset) - 22050 / tempo) < 0.015 * rate, "onset at \(onset), expected \(22050 / tempo)")
         let middle = output[Int(Double(22050 + 22050) / tempo)..<Int(Double(22050 + 66150) / tempo)]
@@ -54,11 +54,12 @@ import TimeStretching
 
     @Test func aClearedStretcherMakesTheSameFramesAsANewOne() throws {
         let input = Signal.noise(frames: 60000, seed: 9)
-        let stretcher = try TimeStretcher(channelCount: 1, sampleRate: 48000)
+        let stretcher = try TimeStretcher(channelCount: 1, sampleRate: 48000, tempo: 1.5)
         let first = try stretch(stretcher, input, tempo: 1.5, frames: 40000)
-        stretcher.clear()
+        try stretcher.clear()
         #expect(try stretch(stretcher, input, tempo: 1.5, frames: 40000) == first)
-        #expect(try stretch(try TimeStretcher(channelCount: 1, sampleRate: 48000), input, tempo: 1.5, frames: 40000) == first)
+        #expect(try stretch(try TimeStretcher(channelCount: 1, sampleRate: 48000, tempo: 1.5), input, tempo: 1.5, frames: 40000) == first)
+        #expect(first.contains { $0 != 0 })
     }
 
     /// Once reserved for a way of using it, SoundTouch allocates nothing at any tempo in the range.
@@ -85,7 +86,7 @@ import TimeStretching
                 }
             }
             #expect(malloc_counter_thread_allocations() - before == 0, "tempo \(tempo), \(channels) channels")
-            #expect(abs(Double(received) - Double(given) / tempo) < 20000, "\(received) frames out of \(given)")
+            #expect(Double(received) > 0.85 * Double(given) / tempo, "\(received) frames out of \(given)")
         }
     }
 }

@@ -91,6 +91,8 @@ public final class TimePitchNode: AudioNode {
         /// Whether SoundTouch runs: from the start when tempo or pitch need it, else from the
         /// first tempo change that does.
         var stretching = false
+        /// Whether SoundTouch's stream has started: it starts anew when a tempo change starts it.
+        var stretcherStarted = true
         /// The input frame from which the current tempo applies, and the output frames due before it.
         var segmentInput: Int64 = 0
         var segmentOutput = 0.0
@@ -100,6 +102,8 @@ public final class TimePitchNode: AudioNode {
         var produced: Int64 = 0
         /// The output's length, once the input has ended.
         var total: Int64?
+        /// Resampled frames still to drop: what the engine made of the silence that primed it.
+        var resampledToDrop = 0
     }
 
     /// A node at `tempo`, `pitch` semitones and `speed`, resampling with `resampler` at `quality`.
@@ -206,13 +210,39 @@ public final class TimePitchNode: AudioNode {
     /// Starts the stream again from its first input frame, at the current tempo.
     public override func reset() throws {
         let tempo = parameter(Parameter.tempo)
-        stretcher?.clear()
         stretcher?.setTempo(stretchTempo(tempo))
+        try stretcher?.clear()
         engine?.reset()
         block?.removeAll()
         stretched?.removeAll()
         resampled?.removeAll()
         stream = StreamState(stretching: tempo != 1 || pitch != 0, factor: Double(tempo) * Double(speed))
+        if let engine { try prime(engine) }
+    }
+
+    /// Runs silence into the engine from its start, as soxr allocates while it first runs: a
+    /// whole number of the rates' units of at least 16 chunks, so the output it makes is a whole
+    /// number of frames, dropped before anything is rendered; the input then starts exactly
+    /// where a new engine's would.
+    private func prime(_ engine: any ResamplerEngine) throws {
+        guard let stretched, let resampled else { return }
+        let configuration = engine.configuration
+        var (a, b) = (configuration.inputRate, configuration.outputRate)
+        while b != 0 { (a, b) = (b, a % b) }
+        let unit = configuration.inputRate / a
+        let units = (16 * Self.chunkFrames + unit - 1) / unit
+        stream.resampledToDrop = units * (configuration.outputRate / a)
+        var silence = units * unit
+        while silence > 0 || stretched.count > 0 {
+            if stretched.count == 0 {
+                let room = stretched.room()
+                let count = min(room.frames, silence)
+                room.destination.update(repeating: 0, count: count * stretched.channelCount)
+                stretched.append(count)
+                silence -= count
+            }
+            try step(engine, from: stretched, into: resampled)
+        }
     }
 
     /// A tempo change applies from the first input frame SoundTouch has not stretched (or, before
@@ -227,7 +257,10 @@ public final class TimePitchNode: AudioNode {
             stream.segmentInput = boundary
             stream.factor = Double(tempo) * Double(speed)
         }
-        stream.stretching = stream.stretching || tempo != 1
+        if !stream.stretching, tempo != 1 {
+            stream.stretching = true
+            stream.stretcherStarted = false
+        }
     }
 
     /// The output frames due for the first `frames` input frames, by the tempos they had.
@@ -325,6 +358,10 @@ public final class TimePitchNode: AudioNode {
     /// SoundTouch whole blocks of input as it needs them.
     private func readStretched(into destination: UnsafeMutablePointer<Float>, frames: Int) throws {
         guard stream.stretching, let stretcher, let block else { return try readInput(into: destination, frames: frames) }
+        if !stream.stretcherStarted {
+            try stretcher.clear()
+            stream.stretcherStarted = true
+        }
         while stretcher.availableFrames < frames {
             if block.count == 0 { try pullBlock() }
             try stretcher.put(block.front, frames: block.count)
@@ -344,17 +381,25 @@ public final class TimePitchNode: AudioNode {
                 try readStretched(into: room.destination, frames: room.frames)
                 stretched.append(room.frames)
             }
-            let room = resampled.room()
-            let step = try engine.process(.interleaved(stretched.front), inputFrames: stretched.count, into: .interleaved(room.destination),
-                                          outputCapacity: room.frames, endOfInput: false)
-            stretched.removeFirst(step.framesConsumed)
-            resampled.append(step.framesProduced)
-            if step.framesConsumed == 0, step.framesProduced == 0 {
-                throw ResamplerError.library(engine: resampler.name, message: "took no input and made no output")
-            }
+            try step(engine, from: stretched, into: resampled)
         }
         destination.update(from: resampled.front, count: frames * resampled.channelCount)
         resampled.removeFirst(frames)
+    }
+
+    /// One step of the engine from `stretched` into `resampled`, dropping what priming made.
+    private func step(_ engine: any ResamplerEngine, from stretched: FrameQueue, into resampled: FrameQueue) throws {
+        let room = resampled.room()
+        let step = try engine.process(.interleaved(stretched.front), inputFrames: stretched.count, into: .interleaved(room.destination),
+                                      outputCapacity: room.frames, endOfInput: false)
+        stretched.removeFirst(step.framesConsumed)
+        resampled.append(step.framesProduced)
+        let dropped = min(stream.resampledToDrop, resampled.count)
+        resampled.removeFirst(dropped)
+        stream.resampledToDrop -= dropped
+        if step.framesConsumed == 0, step.framesProduced == 0 {
+            throw ResamplerError.library(engine: resampler.name, message: "took no input and made no output")
+        }
     }
 }
 
