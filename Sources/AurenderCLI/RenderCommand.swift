@@ -49,6 +49,9 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Gain and excerpt")
     var editing: EditingOptions
 
+    @OptionGroup(title: "Time and pitch")
+    var timePitch: TimePitchOptions
+
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
@@ -101,8 +104,11 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// The render of `input` to `output` the flags ask for; a channel map reads the input's
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
-        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins] format in
+        let resampler = try ResamplerRegistry.engine(named: rendering.conversion.resampler)
+        let quality = rendering.conversion.srcQuality.quality
+        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, timePitch] format in
             try plugins.arrange(try equalizer.makeNodes(for: preset), sampleRate: format.sampleRate) + editing.gainNodes
+                + timePitch.makeNodes(resampler: resampler, quality: quality)
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)
@@ -126,7 +132,8 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     /// Renders the graph file named by `input`, refusing the flags the graph states itself.
     private func renderGraph() throws {
-        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + rendering.conversion.flagsAGraphStates
+        let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + timePitch.flagsAGraphStates
+            + rendering.conversion.flagsAGraphStates
             + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)

@@ -257,7 +257,10 @@ enum Tone {
                                                        context: context) as? TimePitchNode)
         #expect(made.parameter(TimePitchNode.Parameter.tempo) == 1.5 && made.parameter(TimePitchNode.Parameter.pitch) == -3)
         #expect(made.quality == .medium)
-        #expect(made.planDetail == "tempo 1.5, pitch -3 st, speed 1, stretched by SoundTouch \(TimeStretcher.libraryVersion), resampled by soxr medium")
+        #expect(made.planDetail == "tempo 1.5, pitch -3 st, stretched by SoundTouch \(TimeStretcher.libraryVersion), resampled by soxr medium")
+        #expect(try TimePitchNode(speed: 1.25).planDetail == "speed 1.25, resampled by soxr best")
+        #expect(try TimePitchNode(pitch: 12).planDetail == "pitch +12 st, stretched by SoundTouch \(TimeStretcher.libraryVersion), resampled by soxr best")
+        #expect(try TimePitchNode().planDetail == "pass-through")
     }
 
     @Test func moreChannelsThanSoundTouchTakesAreRefusedAtInitialize() throws {

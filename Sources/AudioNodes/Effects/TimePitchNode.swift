@@ -122,8 +122,10 @@ public final class TimePitchNode: AudioNode {
     public override var planDetail: String? {
         let (tempo, pitch, speed) = (parameter(Parameter.tempo), parameter(Parameter.pitch), parameter(Parameter.speed))
         guard tempo != 1 || pitch != 0 || speed != 1 else { return "pass-through" }
-        let values = Self.parameters.map { $0.describe(parameter($0.id)) }
-        var parts = ["tempo \(values[0])", "pitch \(pitch > 0 ? "+" : "")\(values[1])", "speed \(values[2])"]
+        var parts = Self.parameters.filter { parameter($0.id) != $0.defaultValue }.map { description in
+            let value = parameter(description.id)
+            return "\(description.name) \(description.unit == .semitones && value > 0 ? "+" : "")\(description.describe(value))"
+        }
         if tempo != 1 || pitch != 0 { parts.append("stretched by SoundTouch \(TimeStretcher.libraryVersion)") }
         if pitch != 0 || speed != 1 {
             parts.append("resampled" + (engine.map { " from \($0.configuration.inputRate) Hz" } ?? "") + " by \(resampler.name) \(quality.name)")
