@@ -10,6 +10,10 @@ import Darwin
 /// Changes a stream's tempo, pitch and speed: Core Audio's time-pitch unit, SoX's `tempo`,
 /// `pitch` and `speed` effects in one node.
 ///
+/// One node for the three, because they are one process: a pitch shift is a stretch and a
+/// resampling, and doing both in one place lets the stretch make up for the resampler's rounding
+/// so the length stays exact.
+///
 /// - `tempo` (a ratio): plays faster or slower keeping the pitch; 1.25 is 25 % faster, so
 ///   the output has round(frames / 1.25) frames.
 /// - `pitch` (semitones): moves the pitch, keeping the length; 12 is an octave up.
@@ -24,8 +28,8 @@ import Darwin
 /// the stretch making up the difference) back to the stream's rate. Settings that need neither
 /// leave the samples untouched, and speed alone is resampling alone.
 ///
-/// Output frame k is input time k × tempo × speed: SoundTouch's output starts with its input
-/// and the engine hides its filter's delay. Input is pulled in blocks of `blockFrames`
+/// Output frame k is input time k × tempo × speed: `TimeStretcher` aligns SoundTouch's output
+/// with its input, and the engine, primed with silence at initialize, hides its filter's delay. Input is pulled in blocks of `blockFrames`
 /// whatever the slice size, so the output does not depend on it. After the input ends the
 /// stages are fed silence until the output reaches its exact length, so the tail is not lost.
 /// `tempo` may change while rendering (it applies from the first frame SoundTouch has not yet
