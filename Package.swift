@@ -16,7 +16,8 @@ import Foundation
 /// before it and `Mpg123Formats` (libmpg123) MPEG audio after it; `FFmpegFormats` (FFmpeg's
 /// libavformat, libavcodec, libavutil) comes last, for what libsndfile cannot read; a tenant that refuses an input at open hands it to the next. `Resampling` holds the `ResamplerEngine`
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
-/// libsamplerate as its engines.
+/// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
+/// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
 /// `Loudness` wraps libebur128 (BS.1770 metering). `PluginHost` hosts LADSPA plugins (dlopen,
 /// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
 /// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
@@ -33,7 +34,8 @@ import Foundation
 ///
 /// A new decoder adds a system-library target and a tenant target (a dependency of
 /// `AudioNodes`); a new resampler engine adds a system-library target to `Resampling`'s
-/// dependencies. A new node kind needs nothing here.
+/// dependencies. A new node kind needs nothing here, unless it wraps a C library of its own:
+/// then a system-library target and a module holding the wrapper, as `TimeStretching` does.
 let package = Package(
     name: "aurender",
     platforms: [.macOS(.v15)],
@@ -85,6 +87,8 @@ let package = Package(
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
         ),
         .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
+        // SoundTouch's C interface, libSoundTouchDll; soundtouch.pc names the C++ library instead.
+        .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(
             name: "CLilv",
             pkgConfig: "lilv-0",
@@ -99,6 +103,7 @@ let package = Package(
         .target(name: "VorbisFormats", dependencies: ["CVorbisFile", "AudioGraph", "AudioFormats"]),
         .target(name: "FFmpegFormats", dependencies: ["CFFmpeg", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
+        .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
@@ -107,11 +112,12 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "Resampling", "PluginHost",
-                           .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "Resampling", "TimeStretching",
+                           "PluginHost", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "Loudness", "AudioNodes", "PluginHost"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
+                                                 "PluginHost"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -127,8 +133,9 @@ let package = Package(
         .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "TestSupport"]),
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
+        .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "MallocCounter", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),

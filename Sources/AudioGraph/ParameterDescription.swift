@@ -18,6 +18,8 @@ public enum ParameterUnit: Sendable, Equatable {
     case seconds
     /// Hertz.
     case hertz
+    /// Semitones of pitch, twelve to the octave.
+    case semitones
     /// A plain number or factor.
     case linear
 
@@ -27,6 +29,7 @@ public enum ParameterUnit: Sendable, Equatable {
         case .decibels: "dB"
         case .seconds: "s"
         case .hertz: "Hz"
+        case .semitones: "st"
         case .pan, .boolean, .indexed, .linear: ""
         }
     }

@@ -5,3 +5,4 @@
 @_exported import Loudness
 @_exported import PluginHost
 @_exported import Resampling
+@_exported import TimeStretching

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Aurender
 
-/// The filters and dynamics a render puts around the EQ: `--highpass`, `--lowpass`, `--bass`,
-/// `--treble`, `--filter`, `--gate` and `--compress`.
+/// The filters, dynamics and time and pitch changes a render puts around the EQ: `--highpass`,
+/// `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`, `--tempo`, `--pitch`
+/// and `--speed`; one option group, since the argument parser builds every group at each start.
 ///
 /// A render applies them in one order, whatever the order of the flags: plugins → filters → EQ
 /// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → time and pitch → fades →
@@ -40,7 +41,21 @@ struct EffectsOptions: ParsableArguments {
         """, valueName: "THRESHOLD:RATIO[:...]"))
     var compress: String?
 
+    @Option(help: ArgumentHelp("Play faster or slower keeping the pitch (\(EffectsOptions.rangeText(TimePitchNode.Parameter.tempo))): "
+                               + "1.25 is 25% faster, 0.5 half speed.", valueName: "ratio"))
+    var tempo: Double?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Move the pitch keeping the length (\(EffectsOptions.rangeText(TimePitchNode.Parameter.pitch))): "
+                               + "12 is an octave up, -3 a minor third down.", valueName: "semitones"))
+    var pitch: Double?
+
+    @Option(help: ArgumentHelp("Play faster or slower as a tape does, pitch and length together (\(EffectsOptions.rangeText(TimePitchNode.Parameter.speed))), "
+                               + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
+    var speed: Double?
+
     func validate() throws {
+        try validateTimePitch()
         _ = try filterBands()
         _ = try gateSettings()
         _ = try compressorSettings()
@@ -49,7 +64,7 @@ struct EffectsOptions: ParsableArguments {
     /// The flags given, which a graph file cannot take (its nodes state them).
     var flagsAGraphStates: [String] {
         [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
-         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1)
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + timePitchFlags
     }
 
     /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.
@@ -129,9 +144,9 @@ struct EffectsOptions: ParsableArguments {
         return fields
     }
 
-    private static func level(_ text: String, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double {
-        guard let value = ValueSyntax.level(text), range.contains(value) else {
-            throw ValidationError("\(flag): the \(name) must be from \(plain(range.lowerBound)) to \(plain(range.upperBound)) dB, not '\(text)'")
+    private static func level(_ written: String, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = ValueSyntax.level(written), range.contains(value) else {
+            throw ValidationError("\(flag): the \(name) must be from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) dB, not '\(written)'")
         }
         return value
     }
@@ -139,12 +154,9 @@ struct EffectsOptions: ParsableArguments {
     private static func time(_ fields: [String], _ index: Int, flag: String, name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard fields.count > index, !fields[index].isEmpty else { return nil }
         guard let time = TimeValue(fields[index]), case .seconds(let seconds) = time, range.contains(seconds) else {
-            throw ValidationError("\(flag): the \(name) must be a time from \(plain(range.lowerBound)) to "
-                                  + "\(plain(range.upperBound)) s (10ms, 0.1s), not '\(fields[index])'")
+            throw ValidationError("\(flag): the \(name) must be a time from \(text(range.lowerBound)) to "
+                                  + "\(text(range.upperBound)) s (10ms, 0.1s), not '\(fields[index])'")
         }
         return seconds
     }
-
-    /// A bound as a person writes it: 0, 1, 0.5.
-    private static func plain(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 }

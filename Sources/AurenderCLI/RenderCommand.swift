@@ -49,7 +49,7 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Gain and excerpt")
     var editing: EditingOptions
 
-    @OptionGroup(title: "Filters and dynamics")
+    @OptionGroup(title: "Filters, dynamics, time and pitch")
     var effects: EffectsOptions
 
     @OptionGroup(title: "Raw input")
@@ -104,10 +104,12 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// The render of `input` to `output` the flags ask for; a channel map reads the input's
     /// channel count through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
+        let resampler = try ResamplerRegistry.engine(named: rendering.conversion.resampler)
+        let quality = rendering.conversion.srcQuality.quality
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
             try editing.silenceNodes(sampleRate: format.sampleRate)
                 + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
-                + editing.gainNodes + effects.dynamicsNodes()
+                + editing.gainNodes + effects.dynamicsNodes() + effects.timePitchNodes(resampler: resampler, quality: quality)
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)

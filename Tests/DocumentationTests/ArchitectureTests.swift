@@ -19,10 +19,12 @@ import Testing
         "VorbisFormats": ["AudioGraph", "AudioFormats", "CVorbisFile"],
         "FFmpegFormats": ["AudioGraph", "AudioFormats", "CFFmpeg"],
         "Resampling": ["CSamplerate", "CSoxr"],
+        "TimeStretching": ["CSoundTouch"],
         "Loudness": ["CEbur128"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
-        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "PluginHost"],
-        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "Loudness", "PluginHost"],
+        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "TimeStretching",
+                       "PluginHost"],
+        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -31,6 +33,7 @@ import Testing
         ("libsndfile", "sf_", "Sources/SoundFile/LibSndfile.swift"),
         ("libsamplerate", "src_", "Sources/Resampling/LibSamplerate.swift"),
         ("libsoxr", "soxr_", "Sources/Resampling/LibSoxr.swift"),
+        ("SoundTouch", "soundtouch_", "Sources/TimeStretching/LibSoundTouch.swift"),
         ("libebur128", "ebur128_", "Sources/Loudness/LibEbur128.swift"),
         ("libmpg123", "mpg123_", "Sources/Mpg123Formats/LibMpg123.swift"),
         ("libvorbisfile", "ov_", "Sources/VorbisFormats/LibVorbisFile.swift"),

@@ -17,6 +17,7 @@ public enum NodeCatalogue {
         CompressorNode.kind,
         LimiterNode.kind,
         SilenceTrimNode.kind,
+        TimePitchNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]
@@ -119,12 +120,17 @@ public enum NodeCatalogue {
         return .list(result)
     }
 
+    /// A parameter's value as written: whole numbers without a fraction, others as short as
+    /// Float's own description (0.1, not 0.10000000149011612).
+    static func text(_ value: Float) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// The part of a graph error worth saying once the node and field are named.
     public static func problem(in error: GraphError) -> String {
         switch error {
         case .parameterOutOfRange(_, _, let value, let range):
-            "must be from \(SettingDescription.text(Double(range.lowerBound))) to \(SettingDescription.text(Double(range.upperBound))), "
-                + "not \(SettingDescription.text(Double(value)))"
+            "must be from \(text(range.lowerBound)) to \(text(range.upperBound)), not \(text(value))"
         case .parameterNotWhole(_, _, let value): "takes a whole number (a switch or a choice), not \(value)"
         case .noSuchChoice(_, _, let choice, let known): "has no choice '\(choice)' (it has \(known.map { "'\($0)'" }.joined(separator: ", ")))"
         case .parameterNotANumber(_, _, let text): "must be a number, not '\(text)'"

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Aurender
+
+/// `--tempo`, `--pitch` and `--speed`, applied by one time-pitch node after the dynamics.
+///
+/// They combine as the node's parameters do: the length is divided by tempo × speed and the
+/// pitch moves by `--pitch` semitones and by the speed, so `--speed 1.25 --tempo 0.8` raises the
+/// pitch by a major third and keeps the length.
+extension EffectsOptions {
+    /// Refuses a tempo, pitch or speed out of the node's range, naming the flag.
+    func validateTimePitch() throws {
+        for (flag, value, id) in [("--tempo", tempo, TimePitchNode.Parameter.tempo), ("--pitch", pitch, TimePitchNode.Parameter.pitch),
+                                  ("--speed", speed, TimePitchNode.Parameter.speed)] {
+            guard let value else { continue }
+            let range = TimePitchNode.parameters[id].range
+            guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+                throw ValidationError("\(flag) must be from \(Self.rangeText(id)), not \(Self.text(value))")
+            }
+        }
+    }
+
+    /// The time and pitch flags given, which a graph file cannot take (its timepitch nodes state them).
+    var timePitchFlags: [String] {
+        [(tempo != nil, "--tempo"), (pitch != nil, "--pitch"), (speed != nil, "--speed")].filter(\.0).map(\.1)
+    }
+
+    /// The time-pitch node, resampling with `resampler` at `quality`; none when the values change nothing.
+    func timePitchNodes(resampler: ResamplerEngineKind, quality: ResamplerQuality) throws -> [AudioNode] {
+        let (tempo, pitch, speed) = (Float(tempo ?? 1), Float(pitch ?? 0), Float(speed ?? 1))
+        guard tempo != 1 || pitch != 0 || speed != 1 else { return [] }
+        return [try TimePitchNode(name: "timepitch", tempo: tempo, pitch: pitch, speed: speed, resampler: resampler, quality: quality)]
+    }
+
+    /// A parameter's range as help and errors give it: "0.25 to 4", "-24 to 24 semitones".
+    static func rangeText(_ id: ParameterID) -> String {
+        let description = TimePitchNode.parameters[id]
+        let unit = description.unit == .semitones ? " semitones" : ""
+        return "\(text(Double(description.range.lowerBound))) to \(text(Double(description.range.upperBound)))\(unit)"
+    }
+
+    /// A number without a fraction when it has none: 4, 0.25.
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

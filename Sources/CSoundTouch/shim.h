@@ -1,0 +1,1 @@
+#include <SoundTouchDLL.h>
