@@ -5,7 +5,7 @@ import AudioGraph
 /// soft knee, attack and release, and makeup gain (`Compressor`); the channels are linked.
 ///
 /// Every setting is a parameter, so events can ride it; a change applies from the next slice.
-public final class CompressorNode: AudioNode {
+public final class CompressorNode: DynamicsNode<Compressor> {
     /// The node's parameters.
     public enum Parameter: Int, CaseIterable, Sendable {
         case threshold, ratio, attack, release, knee, makeup, detection
@@ -22,8 +22,6 @@ public final class CompressorNode: AudioNode {
         .indexed(id: Parameter.detection.rawValue, name: "detection", choices: Compressor.Detection.allCases.map(\.rawValue)),
     ]
 
-    private var compressor: Compressor?
-
     /// A compressor starting at `settings`; a setting out of its parameter's range is refused.
     public init(name: String = "compressor", settings: Compressor.Settings) throws(GraphError) {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
@@ -37,30 +35,11 @@ public final class CompressorNode: AudioNode {
     public override var parameterDescriptions: [ParameterDescription] { Self.descriptions }
 
     /// The settings the parameters stand at.
-    public var settings: Compressor.Settings {
+    public override var settings: Compressor.Settings {
         func value(_ parameter: Parameter) -> Double { Double(self.parameter(parameter.rawValue)) }
         return Compressor.Settings(threshold: value(.threshold), ratio: value(.ratio), attack: value(.attack), release: value(.release),
                                    knee: value(.knee), makeup: value(.makeup),
                                    detection: Compressor.Detection.allCases[Int(parameter(Parameter.detection.rawValue))])
-    }
-
-    public override var planDetail: String? { Self.describe(parameterDescriptions, of: self) }
-
-    public override func allocateRenderResources() throws {
-        guard let format = streamFormat(scope: .input, bus: 0) else { return }
-        compressor = Compressor(settings: settings, sampleRate: format.sampleRate)
-    }
-
-    public override func deallocateRenderResources() { compressor = nil }
-
-    public override func reset() throws { compressor?.reset() }
-
-    public override func parameterDidChange(_ id: ParameterID) { compressor?.update(settings) }
-
-    public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
-        let frames = try pullInput(bus: 0, &flags, request, into: output)
-        compressor?.process(output.channels.baseAddress!, channelCount: output.channelCount, frames: frames)
-        return frames
     }
 
     /// Every parameter of `node` with its value, for plans: `threshold -20 dB, ratio 4, …`.

@@ -5,7 +5,7 @@ import AudioGraph
 /// holds, then closes down to the range; the channels are linked.
 ///
 /// Every setting is a parameter, so events can ride it; a change applies from the next slice.
-public final class GateNode: AudioNode {
+public final class GateNode: DynamicsNode<NoiseGate> {
     /// The node's parameters.
     public enum Parameter: Int, CaseIterable, Sendable {
         case threshold, attack, hold, release, range
@@ -19,8 +19,6 @@ public final class GateNode: AudioNode {
         ParameterDescription(id: Parameter.range.rawValue, name: "range", range: -120...0, defaultValue: -80, unit: .decibels),
     ]
 
-    private var gate: NoiseGate?
-
     /// A gate starting at `settings`; a setting out of its parameter's range is refused.
     public init(name: String = "gate", settings: NoiseGate.Settings) throws(GraphError) {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
@@ -33,29 +31,10 @@ public final class GateNode: AudioNode {
     public override var parameterDescriptions: [ParameterDescription] { Self.descriptions }
 
     /// The settings the parameters stand at.
-    public var settings: NoiseGate.Settings {
+    public override var settings: NoiseGate.Settings {
         func value(_ parameter: Parameter) -> Double { Double(self.parameter(parameter.rawValue)) }
         return NoiseGate.Settings(threshold: value(.threshold), attack: value(.attack), hold: value(.hold), release: value(.release),
                                   range: value(.range))
-    }
-
-    public override var planDetail: String? { CompressorNode.describe(parameterDescriptions, of: self) }
-
-    public override func allocateRenderResources() throws {
-        guard let format = streamFormat(scope: .input, bus: 0) else { return }
-        gate = NoiseGate(settings: settings, sampleRate: format.sampleRate)
-    }
-
-    public override func deallocateRenderResources() { gate = nil }
-
-    public override func reset() throws { gate?.reset() }
-
-    public override func parameterDidChange(_ id: ParameterID) { gate?.update(settings) }
-
-    public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
-        let frames = try pullInput(bus: 0, &flags, request, into: output)
-        gate?.process(output.channels.baseAddress!, channelCount: output.channelCount, frames: frames)
-        return frames
     }
 
     /// The gate as a catalogued node kind: its settings are its parameters.

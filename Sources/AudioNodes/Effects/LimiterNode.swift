@@ -63,7 +63,7 @@ public final class LimiterNode: AudioNode {
     public var latency: Int { limiter?.latency ?? 0 }
 
     public override var planDetail: String? {
-        CompressorNode.describe(parameterDescriptions, of: self) + ", lookahead \(lookahead * 1000) ms (compensated)"
+        parameterDescriptions.map { "\($0.name) \($0.describe(parameter($0.id)))" }.joined(separator: ", ") + ", lookahead \(lookahead * 1000) ms (compensated)"
     }
 
     public override func allocateRenderResources() throws {
