@@ -38,10 +38,12 @@ public final class AudioBufferStorage {
     /// The view handed to render calls.
     public let list: AudioBufferList
 
-    /// Allocates zeroed buffers for `channelCount` channels of `capacity` frames each.
-    public init(channelCount: Int, capacity: Int) {
+    /// Allocates buffers for `channelCount` channels of `capacity` frames each, zeroed unless
+    /// `zeroed` is false: a block every user fills before reading (a reader's or writer's ring
+    /// slot) need not spend a pass over megabytes of memory on zeros when it is made.
+    public init(channelCount: Int, capacity: Int, zeroed: Bool = true) {
         samples = .allocate(capacity: max(1, channelCount * capacity))
-        samples.initialize(repeating: 0, count: max(1, channelCount * capacity))
+        if zeroed { samples.initialize(repeating: 0, count: max(1, channelCount * capacity)) }
         pointers = .allocate(capacity: channelCount)
         for channel in 0..<channelCount {
             pointers[channel] = samples + channel * capacity

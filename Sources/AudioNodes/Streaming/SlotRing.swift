@@ -10,6 +10,8 @@ import Synchronization
 // Safe to share: slots change hands only through the semaphores, and each index is moved by one side.
 final class SlotRing: @unchecked Sendable {
     /// One block: canonical buffers, how many frames are valid, and whether it is the last.
+    /// Only the valid frames are ever read, and the producer writes them first, so the buffers
+    /// start unzeroed.
     final class Slot {
         let storage: AudioBufferStorage
         var frames = 0
@@ -17,7 +19,7 @@ final class SlotRing: @unchecked Sendable {
         var failure: (any Error)?
 
         init(channelCount: Int, capacity: Int) {
-            storage = AudioBufferStorage(channelCount: channelCount, capacity: capacity)
+            storage = AudioBufferStorage(channelCount: channelCount, capacity: capacity, zeroed: false)
         }
     }
 
