@@ -1,3 +1,4 @@
+import CAudioKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,19 +52,9 @@ public struct Compressor: Sendable {
 
     /// The settings in force.
     public private(set) var settings: Settings
-    private var attackCoefficient: Float = 0
-    private var releaseCoefficient: Float = 0
-    private var kneeStart: Float = 0
-    private var makeupGain: Float = 1
-    /// The curve's constants in Float, for the per-sample path: dB per log₂ of the detected
-    /// level, threshold, knee, 1/ratio − 1, and log₂ of the makeup gain.
-    private var decibelsPerOctave: Float = 0
-    private var thresholdDB: Float = 0
-    private var kneeDB: Float = 0
-    private var slope: Float = 0
-    private var makeupOctaves: Float = 0
-    /// log₂ of the gain per dB, 1/(20 log₁₀ 2); a stored constant, so the loop reads no global.
-    private let octavesPerDecibel = Float(1 / (20 * log10(2.0)))
+    /// The settings in the kernel's terms (`aurender_compress`).
+    private var constants = aurender_compressor()
+    /// The detector's level, carried between blocks.
     private var envelope: Float = 0
     private let sampleRate: Double
 
@@ -76,16 +67,19 @@ public struct Compressor: Sendable {
     /// Takes new settings, keeping the detector's state.
     public mutating func update(_ settings: Settings) {
         self.settings = settings
-        attackCoefficient = Float(Self.smoothing(seconds: settings.attack, sampleRate: sampleRate))
-        releaseCoefficient = Float(Self.smoothing(seconds: settings.release, sampleRate: sampleRate))
+        let rms = settings.detection == .rms
         let start = settings.threshold - settings.knee / 2
-        kneeStart = Float(pow(10, (settings.detection == .rms ? start / 10 : start / 20)))
-        makeupGain = Float(pow(10, settings.makeup / 20))
-        decibelsPerOctave = Float((settings.detection == .rms ? 10 : 20) * log10(2.0))
-        thresholdDB = Float(settings.threshold)
-        kneeDB = Float(settings.knee)
-        slope = Float(1 / settings.ratio - 1)
-        makeupOctaves = Float(settings.makeup / 20 / log10(2.0))
+        constants = aurender_compressor(
+            attack: Float(Self.smoothing(seconds: settings.attack, sampleRate: sampleRate)),
+            release: Float(Self.smoothing(seconds: settings.release, sampleRate: sampleRate)),
+            knee_start: Float(pow(10, rms ? start / 10 : start / 20)),
+            makeup_gain: Float(pow(10, settings.makeup / 20)),
+            decibels_per_octave: Float((rms ? 10 : 20) * log10(2.0)),
+            threshold_db: Float(settings.threshold),
+            knee_db: Float(settings.knee),
+            slope: Float(1 / settings.ratio - 1),
+            makeup_octaves: Float(settings.makeup / 20 / log10(2.0)),
+            rms: rms ? 1 : 0)
     }
 
     /// The one-pole coefficient that moves a level 1 − 1/e of the way in `seconds`.
@@ -112,33 +106,8 @@ public struct Compressor: Sendable {
 
     /// Compresses `frames` frames of `channelCount` channels in place.
     public mutating func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, channelCount: Int, frames: Int) {
-        let rms = settings.detection == .rms
-        let channelScale = 1 / Float(channelCount)
-        for index in 0..<frames {
-            var level: Float = 0
-            if rms {
-                for channel in 0..<channelCount { let sample = channels[channel][index]; level += sample * sample }
-                level *= channelScale
-            } else {
-                for channel in 0..<channelCount { level = max(level, abs(channels[channel][index])) }
-            }
-            let coefficient = level > envelope ? attackCoefficient : releaseCoefficient
-            envelope = level + coefficient * (envelope - level)
-            var gain = makeupGain
-            if envelope > kneeStart {
-                let over = decibelsPerOctave * FastLogarithm.log2(envelope) - thresholdDB
-                let reduction: Float
-                if 2 * over <= kneeDB, kneeDB > 0 {
-                    let into = over + kneeDB / 2
-                    reduction = slope * into * into / (2 * kneeDB)
-                } else {
-                    reduction = slope * over
-                }
-                gain = FastLogarithm.exp2(reduction * octavesPerDecibel + makeupOctaves)
-            }
-            if gain != 1 {
-                for channel in 0..<channelCount { channels[channel][index] *= gain }
-            }
+        channels.withMemoryRebound(to: UnsafeMutablePointer<Float>?.self, capacity: channelCount) { channels in
+            aurender_compress(channels, Int32(channelCount), frames, &constants, &envelope)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CAudioKernels
 
 /// A brick-wall limiter on true peaks: the signal comes out `latency` frames late, multiplied
 /// by a gain that keeps every oversampled peak (`TruePeakInterpolator`) at or under the ceiling.
@@ -25,29 +26,23 @@ public final class TruePeakLimiter {
     /// The frames over which the gain falls before a peak (the lookahead).
     public let attackFrames: Int
 
-    private let reach: Int
     private let historyLength: Int
     /// Per channel, the last `historyLength` input samples twice over, so any run of them is contiguous.
     private let history: UnsafeMutablePointer<Float>
     private var position = 0
-    /// Per phase, its coefficients four at a time (the oldest first, zeros before them to fill
-    /// the first four), so each interpolated point is a few vector multiply-adds and one sum.
-    private let phaseCoefficients: UnsafeMutablePointer<SIMD4<Float>>
-    /// Vectors of four coefficients a phase.
-    private let chunksPerPhase: Int
-    /// The sliding minimum's queue: frame numbers and gains, in a ring of a power of two.
-    private let queueFrames: UnsafeMutablePointer<Int>
-    private let queueGains: UnsafeMutablePointer<Double>
-    private let queueCapacity: Int
-    private var queueHead = 0
-    private var queueCount = 0
-    private let windowLength: Int
-    /// The last `attackFrames` released gains, in a ring, and their sum.
-    private let released: UnsafeMutablePointer<Double>
-    private var releasedSum: Double
-    private var releasedPosition = 0
-    private var releasedGain = 1.0
-    private var frame = 0
+    /// The interpolator's phases one after another, each oldest tap first, as
+    /// `aurender_interpolated_peaks` reads them.
+    private let coefficients: UnsafeMutablePointer<Float>
+    /// Per frame of the block in hand: its largest interpolated magnitude, whether any sample
+    /// its points read could reach the ceiling, and the gain its delayed frame gets.
+    private let blockPeaks: UnsafeMutablePointer<Float>
+    private let blockLoud: UnsafeMutablePointer<Bool>
+    private let blockGains: UnsafeMutablePointer<Float>
+    /// Frames a block holds: a block's peaks, gains and products are each found in one pass.
+    private static let blockFrames = 256
+    /// The sliding minimum, the release and the average (`aurender_limiter_gains`), over
+    /// rings allocated here.
+    private var gainPath: aurender_limiter_gain
     /// Frames in a row under `ceiling / quietBound`; once the interpolator's whole window is, no
     /// interpolated point can reach the ceiling.
     private var quietFrames = 0
@@ -55,61 +50,65 @@ public final class TruePeakLimiter {
     private let quietBound: Float
 
     /// The ceiling as a linear amplitude; a change counts every frame as loud again.
-    public var ceiling: Double { didSet { quietFrames = 0 } }
+    public var ceiling: Double {
+        get { gainPath.ceiling }
+        set {
+            gainPath.ceiling = newValue
+            quietFrames = 0
+        }
+    }
+
     /// How far the released gain moves toward its target each frame (1 − e^(−1/release frames)).
-    public var releaseStep: Double
+    public var releaseStep: Double {
+        get { gainPath.release_step }
+        set { gainPath.release_step = newValue }
+    }
 
     /// A limiter for `channelCount` channels at `sampleRate`, at `ceiling` (linear), with a
     /// lookahead of `attackFrames` frames and a release time constant of `releaseFrames`.
     public init(channelCount: Int, sampleRate: Double, ceiling: Double, attackFrames: Int, releaseFrames: Double) {
         self.channelCount = channelCount
-        self.ceiling = ceiling
         self.attackFrames = max(1, attackFrames)
         interpolator = TruePeakInterpolator(sampleRate: sampleRate)
-        reach = interpolator.delay
-        latency = interpolator.delay + reach + self.attackFrames - 1
-        windowLength = self.attackFrames + 2 * reach
-        releaseStep = Self.releaseStep(frames: releaseFrames)
+        latency = 2 * interpolator.delay + self.attackFrames - 1
         var length = 1
-        while length < max(latency + 1, interpolator.tapsPerPhase + 3) { length *= 2 }
+        while length < max(latency + Self.blockFrames, interpolator.tapsPerPhase + 3) { length *= 2 }
         historyLength = length
         history = .allocate(capacity: 2 * length * channelCount)
         history.initialize(repeating: 0, count: 2 * length * channelCount)
         quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
-        let chunks = (interpolator.tapsPerPhase + 3) / 4
-        chunksPerPhase = chunks
-        phaseCoefficients = .allocate(capacity: max(1, chunks * interpolator.phases.count))
-        phaseCoefficients.initialize(repeating: .zero, count: max(1, chunks * interpolator.phases.count))
-        let padding = chunks * 4 - interpolator.tapsPerPhase
-        for (phase, coefficients) in interpolator.phases.enumerated() {
-            for (tap, coefficient) in coefficients.enumerated() {
-                phaseCoefficients[phase * chunks + (padding + tap) / 4][(padding + tap) % 4] = coefficient
-            }
-        }
-        var capacity = 1
-        while capacity < windowLength + 1 { capacity *= 2 }
-        queueCapacity = capacity
-        queueFrames = .allocate(capacity: queueCapacity)
-        queueFrames.initialize(repeating: 0, count: queueCapacity)
-        queueGains = .allocate(capacity: queueCapacity)
-        queueGains.initialize(repeating: 1, count: queueCapacity)
-        released = .allocate(capacity: self.attackFrames)
-        released.initialize(repeating: 1, count: self.attackFrames)
-        releasedSum = Double(self.attackFrames)
+        let flattened = interpolator.phases.flatMap { $0 }
+        coefficients = .allocate(capacity: max(1, flattened.count))
+        coefficients.initialize(repeating: 0, count: max(1, flattened.count))
+        coefficients.update(from: flattened, count: flattened.count)
+        blockPeaks = .allocate(capacity: Self.blockFrames)
+        blockPeaks.initialize(repeating: 0, count: Self.blockFrames)
+        blockLoud = .allocate(capacity: Self.blockFrames)
+        blockLoud.initialize(repeating: false, count: Self.blockFrames)
+        blockGains = .allocate(capacity: Self.blockFrames)
+        blockGains.initialize(repeating: 1, count: Self.blockFrames)
+        let window = self.attackFrames + 2 * interpolator.delay
+        gainPath = aurender_limiter_gain(
+            needs: .allocate(capacity: window), suffix: .allocate(capacity: window), window: window, slot: 0, prefix: 1,
+            unity_needs: 0, released: .allocate(capacity: self.attackFrames), attack_frames: self.attackFrames,
+            released_position: 0, released_sum: 0, released_gain: 1, release_step: Self.releaseStep(frames: releaseFrames),
+            ceiling: ceiling, unity_frames: 0)
+        gainPath.needs.initialize(repeating: 1, count: window)
+        gainPath.suffix.initialize(repeating: 1, count: window)
+        gainPath.released.initialize(repeating: 1, count: self.attackFrames)
+        reset()
     }
 
     deinit {
         history.deallocate()
-        phaseCoefficients.deallocate()
-        queueFrames.deallocate()
-        queueGains.deallocate()
-        released.deallocate()
+        coefficients.deallocate()
+        blockPeaks.deallocate()
+        blockLoud.deallocate()
+        blockGains.deallocate()
+        gainPath.needs.deallocate()
+        gainPath.suffix.deallocate()
+        gainPath.released.deallocate()
     }
-
-    /// How near its target the released gain snaps to it: far under what a Float sample
-    /// resolves, so a release ends at exactly unity rather than approaching it for ever. A
-    /// stored constant, so the loop reads no global.
-    private let closeEnough = 1e-9
 
     /// The per-frame release step for a time constant of `frames` frames.
     public static func releaseStep(frames: Double) -> Double { frames > 0 ? 1 - exp(-1 / frames) : 1 }
@@ -118,82 +117,102 @@ public final class TruePeakLimiter {
     public func reset() {
         history.update(repeating: 0, count: 2 * historyLength * channelCount)
         position = 0
-        queueHead = 0
-        queueCount = 0
-        released.update(repeating: 1, count: attackFrames)
-        releasedSum = Double(attackFrames)
-        releasedPosition = 0
-        releasedGain = 1
-        frame = 0
+        gainPath.needs.update(repeating: 1, count: gainPath.window)
+        gainPath.suffix.update(repeating: 1, count: gainPath.window)
+        gainPath.slot = 0
+        gainPath.prefix = 1
+        gainPath.unity_needs = 0
+        gainPath.released.update(repeating: 1, count: attackFrames)
+        gainPath.released_sum = Double(attackFrames)
+        gainPath.released_position = 0
+        gainPath.released_gain = 1
+        gainPath.unity_frames = 0
         quietFrames = 0
     }
 
     /// Limits `frames` frames of `channels` from `offset` in place: each sample is replaced by
     /// the limited sample `latency` frames before it (silence at first).
     ///
-    /// While every sample an interpolated point reads is quiet enough that no point can reach
-    /// the ceiling (its magnitude times the largest sum of a phase's absolute coefficients is
-    /// under it), the points are not computed: the need is 1 either way.
+    /// A block at a time: its samples go into the history, its interpolated peaks are found
+    /// together, then the gains frame by frame, then the products. While every sample an
+    /// interpolated point reads is quiet enough that no point can reach the ceiling (its
+    /// magnitude times the largest sum of a phase's absolute coefficients is under it), the
+    /// frame needs no gain; a block of such frames is not interpolated at all, and once the
+    /// gain path has settled at unity it is not run either.
     public func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int = 0, frames: Int) {
-        let taps = interpolator.tapsPerPhase, mask = historyLength - 1, stride = 2 * historyLength
-        let chunks = chunksPerPhase, phaseCount = interpolator.phases.count
-        let quietLevel = Float(ceiling) / quietBound
-        let inverseAttack = 1 / Double(attackFrames)
-        for index in offset..<(offset + frames) {
-            var peak: Float = 0
-            var loud = false
-            for channel in 0..<channelCount {
-                let sample = channels[channel][index]
-                let ring = history + channel * stride
-                ring[position] = sample
-                ring[position + historyLength] = sample
-                if abs(sample) >= quietLevel { loud = true }
-            }
-            if loud { quietFrames = 0 } else { quietFrames += 1 }
-            if quietFrames < taps {
-                for channel in 0..<channelCount {
-                    let newest = history + channel * stride + position + historyLength
-                    peak = max(peak, abs(newest[-reach]))
-                    let window = UnsafeRawPointer(newest - (chunks * 4 - 1))
-                    for phase in 0..<phaseCount {
-                        let coefficients = phaseCoefficients + phase * chunks
-                        var sums = SIMD4<Float>.zero
-                        for chunk in 0..<chunks {
-                            sums += coefficients[chunk] * window.loadUnaligned(fromByteOffset: 16 * chunk, as: SIMD4<Float>.self)
-                        }
-                        peak = max(peak, abs(sums.sum()))
-                    }
-                }
-            }
-            pushNeed(Double(peak) > ceiling ? ceiling / Double(peak) : 1)
-            let gain = Float(releasedSum * inverseAttack)
-            let delayed = (position + historyLength - latency) & mask
-            for channel in 0..<channelCount {
-                channels[channel][index] = history[channel * stride + delayed] * gain
-            }
-            position = (position + 1) & mask
-            frame += 1
+        var done = 0
+        while done < frames {
+            let count = min(frames - done, Self.blockFrames, historyLength - position)
+            processBlock(channels, from: offset + done, frames: count)
+            done += count
         }
     }
 
-    /// Adds the gain the newest peak needs to the sliding minimum, releases toward the
-    /// window's minimum, and moves the average on by one frame.
-    @inline(__always)
-    private func pushNeed(_ need: Double) {
-        let mask = queueCapacity - 1
-        while queueCount > 0, queueGains[(queueHead + queueCount - 1) & mask] >= need { queueCount -= 1 }
-        let tail = (queueHead + queueCount) & mask
-        queueFrames[tail] = frame
-        queueGains[tail] = need
-        queueCount += 1
-        if queueFrames[queueHead] <= frame - windowLength {
-            queueHead = (queueHead + 1) & mask
-            queueCount -= 1
+    /// One block of `process`, which lies in the history without wrapping around its end.
+    private func processBlock(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, from first: Int, frames: Int) {
+        let stride = 2 * historyLength
+        if rememberAndFindThePeaks(channels, from: first, frames: frames) || !isSettled {
+            aurender_limiter_gains(&gainPath, blockPeaks, blockLoud, frames, blockGains)
+        } else {
+            passSettled(frames: frames)
         }
-        let minimum = queueGains[queueHead]
-        releasedGain = minimum - releasedGain < closeEnough ? minimum : releasedGain + (minimum - releasedGain) * releaseStep
-        releasedSum += releasedGain - released[releasedPosition]
-        released[releasedPosition] = releasedGain
-        releasedPosition = releasedPosition + 1 == attackFrames ? 0 : releasedPosition + 1
+        for channel in 0..<channelCount {
+            let delayed = history + channel * stride + position + historyLength - latency
+            let output = channels[channel] + first
+            for frame in 0..<frames { output[frame] = delayed[frame] * blockGains[frame] }
+        }
+        position = (position + frames) & (historyLength - 1)
+    }
+
+    /// Copies a block's samples into the history, marks in `blockLoud` the frames whose points
+    /// could reach the ceiling, and, when there are any, finds every frame's interpolated peak
+    /// into `blockPeaks` (which holds each frame's largest magnitude until then); says whether it did.
+    private func rememberAndFindThePeaks(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, from first: Int,
+                                         frames: Int) -> Bool {
+        let taps = interpolator.tapsPerPhase, stride = 2 * historyLength
+        let quietLevel = Float(ceiling) / quietBound
+        let levels = blockPeaks
+        levels.update(repeating: 0, count: frames)
+        for channel in 0..<channelCount {
+            let source = channels[channel] + first, ring = history + channel * stride + position
+            ring.update(from: source, count: frames)
+            (ring + historyLength).update(from: source, count: frames)
+            for frame in 0..<frames {
+                let magnitude = abs(source[frame])
+                levels[frame] = magnitude > levels[frame] ? magnitude : levels[frame]
+            }
+        }
+        var interpolated = false, quiet = quietFrames
+        for frame in 0..<frames {
+            quiet = levels[frame] >= quietLevel ? 0 : quiet &+ 1
+            blockLoud[frame] = quiet < taps
+            interpolated = interpolated || quiet < taps
+        }
+        quietFrames = quiet
+        guard interpolated else { return false }
+        blockPeaks.update(repeating: 0, count: frames)
+        for channel in 0..<channelCount {
+            aurender_interpolated_peaks(history + channel * stride + position + historyLength, frames, interpolator.delay,
+                                        coefficients, Int32(interpolator.phases.count), Int32(taps), blockPeaks)
+        }
+        return true
+    }
+
+    /// Whether every need in the window and every gain in the average is exactly 1, so frames
+    /// that need none leave the gain path as it is.
+    private var isSettled: Bool {
+        gainPath.unity_needs >= gainPath.window && gainPath.released_gain == 1 && gainPath.unity_frames >= attackFrames
+    }
+
+    /// A settled gain path over a block of frames that need no gain: every frame gets the
+    /// average's unchanging gain, and the path moves on as `aurender_limiter_gains` would leave
+    /// it (every need in its blocks is 1, so a block that ends leaves minima of 1).
+    private func passSettled(frames: Int) {
+        blockGains.update(repeating: Float(gainPath.released_sum * (1 / Double(attackFrames))), count: frames)
+        if gainPath.slot + frames >= gainPath.window { gainPath.suffix.update(repeating: 1, count: gainPath.window) }
+        gainPath.slot = (gainPath.slot + frames) % gainPath.window
+        gainPath.unity_needs += frames
+        gainPath.released_position = (gainPath.released_position + frames) % attackFrames
+        gainPath.unity_frames += frames
     }
 }

@@ -61,4 +61,106 @@ void aurender_deinterleave_float(const float *in, int channel_count, long frames
 /// y = b0 x + z1; z1 = (b1 - a1 b0) x + z2 - a1 z1; z2 = (b2 - a2 b0) x - a2 z1.
 void aurender_biquad_pairs(float *left, float *right, long frames, void *sections, int count);
 
+/// log2 `x` for a finite, normal `x` > 0 (absolute error under 1e-6): a degree-6 polynomial on
+/// the mantissa, the exponent from the bits, so a gain computer can take one a sample and a
+/// loop of them vectorizes; plain float arithmetic, so the same bits on every machine.
+static inline float aurender_fast_log2(float x) {
+    union { float value; uint32_t bits; } in = {x}, mantissa;
+    float exponent = (float)((int32_t)((in.bits >> 23) & 0xFF) - 127);
+    mantissa.bits = (in.bits & 0x007FFFFF) | 0x3F800000;
+    float m = mantissa.value - 1;
+    /* log2(1 + m) = m P(m) on [0, 1), a least-squares fit (error under 4e-7). */
+    float p = 0.0151269392f;
+    p = p * m - 0.0781550683f;
+    p = p * m + 0.19238113f;
+    p = p * m - 0.324613985f;
+    p = p * m + 0.473112609f;
+    p = p * m - 0.720515411f;
+    p = p * m + 1.44266404f;
+    return exponent + p * m;
+}
+
+/// 2 to the power `y` (relative error near 1e-7, float's own); -126 and lower give 0, 128 and
+/// above infinity. Branch-free, so a loop of them vectorizes.
+static inline float aurender_fast_exp2(float y) {
+    float clamped = y > -126.0f ? (y < 127.99998f ? y : 127.99998f) : -126.0f;
+    float whole = (float)(int32_t)clamped;
+    whole = whole > clamped ? whole - 1 : whole;
+    float f = clamped - whole;
+    /* 2^f on [0, 1), a least-squares fit (relative error under 1e-8). */
+    float p = 0.000218775165f;
+    p = p * f + 0.00123878315f;
+    p = p * f + 0.00968457748f;
+    p = p * f + 0.0554804291f;
+    p = p * f + 0.240230501f;
+    p = p * f + 0.693146929f;
+    p = p * f + 1;
+    union { uint32_t bits; float value; } scale = {(uint32_t)((int32_t)whole + 127) << 23};
+    float result = p * scale.value;
+    result = y < 128.0f ? result : __builtin_inff();
+    return y > -126.0f ? result : 0.0f;
+}
+
+/// A feed-forward compressor's constants in the per-sample path's terms (see `aurender_compress`).
+typedef struct {
+    float attack;               ///< the detector's one-pole coefficient while the level rises
+    float release;              ///< and while it falls
+    float knee_start;           ///< the detected level (amplitude, or power with `rms`) where the curve starts
+    float makeup_gain;          ///< linear
+    float decibels_per_octave;  ///< dB per log2 of the detected level: 20 log10 2, or 10 log10 2 with `rms`
+    float threshold_db;
+    float knee_db;              ///< the knee's width, 0 for a hard knee
+    float slope;                ///< 1/ratio - 1
+    float makeup_octaves;       ///< log2 of the makeup gain
+    int rms;                    ///< non-zero: detect the channels' mean power, else their largest magnitude
+} aurender_compressor;
+
+/// Compresses `frames` frames of `channel_count` channels in place, one gain for every channel.
+/// Per frame: the level (largest magnitude, or mean power), the envelope moving toward it,
+/// e = c e + (1 - c) level with c the attack coefficient when the level is above e and the
+/// release one otherwise (`envelope` holds e between calls), then the static curve's gain in dB
+/// (unity below the knee, a quadratic through it, 1/ratio above), makeup, and the multiply.
+/// The envelope is the one sequential step; the rest runs over blocks in vectors.
+void aurender_compress(float *const *channels, int channel_count, long frames, const aurender_compressor *compressor,
+                       float *envelope);
+
+/// The largest magnitude among each frame's interpolated points, over one channel: for frame i
+/// (0 ≤ i < frames), with `newest[i]` its newest sample, `peaks[i]` becomes the largest of
+/// itself, |newest[i - reach]|, and, for each of the `phases` phases, |the sum over k < taps of
+/// coefficients[phase × taps + k] × newest[i - taps + 1 + k]|. So a true-peak meter or limiter
+/// runs its oversampling filter over a block in vectors, summing each point in one order on
+/// every path. `newest[-(taps - 1)]` onward must be readable.
+void aurender_interpolated_peaks(const float *newest, long frames, long reach, const float *coefficients, int phases,
+                                 int taps, float *peaks);
+
+/// A true-peak limiter's gain path, carried between blocks: the sliding minimum of the gains
+/// frames need over `window` frames (van Herk and Gil-Werman: the window's minimum is the
+/// smaller of the running minimum since the current block of `window` frames began and the
+/// previous block's minimum from the window's start on, so no frame branches on its data), the
+/// release toward that minimum, and the moving average of the released gains over the
+/// lookahead (a ring and its sum). The rings are the caller's memory.
+typedef struct {
+    double *needs;            ///< the current block's needs, by frame modulo `window`
+    double *suffix;           ///< the previous block's minima from each frame to its end
+    long window;              ///< frames the minimum spans
+    long slot;                ///< the next frame's place in the block
+    double prefix;            ///< the current block's minimum so far
+    long unity_needs;         ///< frames in a row that needed no gain
+    double *released;         ///< the last `attack_frames` released gains
+    long attack_frames;
+    long released_position;
+    double released_sum;
+    double released_gain;
+    double release_step;      ///< how far the released gain rises toward the minimum each frame
+    double ceiling;           ///< linear
+    long unity_frames;        ///< frames in a row released at exactly 1
+} aurender_limiter_gain;
+
+/// Runs `frames` frames through a limiter's gain path: each frame needs ceiling / peaks[i]
+/// when loud[i] and its peak is over the ceiling, else 1; the released gain follows the
+/// window's minimum need (at once downward, by `release_step` upward, snapping to it within
+/// 1e-9), and gains[i] becomes the average of the last `attack_frames` released gains.
+void aurender_limiter_gains(aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames,
+                            float *gains);
+
 #endif
