@@ -261,7 +261,8 @@ mp3() {
 }
 
 # Issue 24's effects, each beside SoX's and FFmpeg's equivalent on the 10-minute file (whole-process
-# median wall times of one hyperfine run each, so the ratios compare like with like), then the
+# median wall times of one hyperfine run each, so the ratios compare like with like; no tool
+# dithers, as SoX's -D and FFmpeg's default do not, so the work is the same), then the
 # instructions each command takes on the 1-minute file (callgrind) and its peak memory. A row
 # fails when aurender misses its target, TARGET times faster than the faster of the others (0: the
 # issue set none), or peaks at 30 MB or more.
@@ -276,7 +277,7 @@ effects() {
     # row NAME TARGET "AURENDER FLAGS" "SOX EFFECT" "FFMPEG FILTER" (an empty effect or filter: that tool has none)
     row() {
         local name=$1 target=$2 flags=$3 sox_effect=$4 ffmpeg_filter=$5 json=$work/effect.json
-        local -a commands=(-n aurender "$aurender --quiet $flags $input $work/fx-au.wav")
+        local -a commands=(-n aurender "$aurender --quiet --dither none $flags $input $work/fx-au.wav")
         [ -n "$sox_effect" ] && commands+=(-n sox "sox -D $input $work/fx-sx.wav $sox_effect")
         [ -n "$ffmpeg_filter" ] && commands+=(-n ffmpeg "ffmpeg -y -v error -filter_threads 1 -i $input -af $ffmpeg_filter $work/fx-ff.wav")
         hyperfine --warmup 1 --runs 5 -N --export-json "$json" "${commands[@]}" >/dev/null
@@ -286,10 +287,10 @@ effects() {
                 | awk '/I *refs:/ {gsub(",", "", $NF); printf "%.0f M", $NF / 1e6}'
         }
         local au_i sx_i ff_i memory
-        au_i=$(instr "$stripped" --quiet $flags "$input1" "$work/fx-au1.wav")
+        au_i=$(instr "$stripped" --quiet --dither none $flags "$input1" "$work/fx-au1.wav")
         sx_i=$([ -n "$sox_effect" ] && instr sox -D "$input1" "$work/fx-sx1.wav" $sox_effect || echo "—")
         ff_i=$([ -n "$ffmpeg_filter" ] && instr ffmpeg -y -v error -filter_threads 1 -i "$input1" -af "$ffmpeg_filter" "$work/fx-ff1.wav" || echo "—")
-        memory=$(/usr/bin/time -f %M "$aurender" --quiet $flags "$input" "$work/fx-au.wav" 2>&1 >/dev/null | tail -1)
+        memory=$(/usr/bin/time -f %M "$aurender" --quiet --dither none $flags "$input" "$work/fx-au.wav" 2>&1 >/dev/null | tail -1)
         python3 - "$json" "$name" "$target" "$au_i" "$sx_i" "$ff_i" "$memory" <<'PY' || failed=1
 import json, sys
 path, name, target, au_i, sx_i, ff_i, memory = sys.argv[1:]
@@ -314,6 +315,7 @@ PY
     row "compressor -20 dB 4:1" 3 "--compress -20:4:10ms:100ms:0" "compand 0.01,0.1 -70,-70,-20,-20,0,-15" \
         "acompressor=threshold=0.1:ratio=4:attack=10:release=100:knee=1"
     row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
+    row "limiter, driven 6 dB into it" 2 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
     row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
     rm -f "$work"/fx-*.wav
     return $failed

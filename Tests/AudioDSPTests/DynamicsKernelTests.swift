@@ -50,3 +50,115 @@ import Testing
         #expect(abs(largest - 1) < 0.01, "the point halfway between two samples at 0.707 is the sine's crest: \(largest)")
     }
 }
+
+/// Noise with loud bursts from a fixed seed, for the dynamics kernels' path and reference checks.
+func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float, quiet: Float) -> [Float] {
+    var state = seed | 1
+    return (0..<frames).map { frame in
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        let unit = Float(state >> 40) / Float(1 << 24) * 2 - 1
+        return unit * (loudFrom.contains { $0.contains(frame) } ? loud : quiet)
+    }
+}
+
+@Suite struct CompressorKernelTests {
+    static func compressed(_ input: [[Float]], settings: Compressor.Settings, slice: Int) -> [[Float]] {
+        var compressor = Compressor(settings: settings, sampleRate: 44100)
+        var channels = input
+        let frames = input[0].count
+        var start = 0
+        while start < frames {
+            let count = min(slice, frames - start)
+            var pointers = (0..<channels.count).map { channel in
+                channels[channel].withUnsafeMutableBufferPointer { $0.baseAddress! + start }
+            }
+            compressor.process(&pointers, channelCount: channels.count, frames: count)
+            start += count
+        }
+        return channels
+    }
+
+    @Test(arguments: [Compressor.Detection.peak, .rms])
+    func everyPathAndEverySliceGiveTheSameBits(detection: Compressor.Detection) {
+        let input = (0..<2).map { burstyNoise(frames: 9001, seed: 7 + UInt64($0), loudFrom: [2000..<5000], loud: 0.9, quiet: 0.05) }
+        let settings = Compressor.Settings(threshold: -24, ratio: 5, attack: 0.002, release: 0.03, knee: 6, makeup: 3, detection: detection)
+        let wide = Self.compressed(input, settings: settings, slice: 9001)
+        let baseline = SampleConversion.withBaselineInstructions { Self.compressed(input, settings: settings, slice: 9001) }
+        let sliced = Self.compressed(input, settings: settings, slice: 333)
+        #expect(wide == baseline)
+        #expect(wide == sliced)
+        #expect(wide[0][3000..<5000].map(abs).max()! < 0.6, "the bursts are compressed")
+        #expect(wide != input)
+    }
+}
+
+/// The limiter against the algorithm it documents, written frame by frame as plainly as
+/// possible: the true peak of each frame's points, the need, the minimum over the window by
+/// brute force, the release and the average. Equal bits show that the block kernels, the van
+/// Herk–Gil-Werman minimum and the settled shortcut change nothing.
+@Suite(.serialized) struct TruePeakLimiterTests {
+    static func reference(_ input: [[Float]], limiter: TruePeakLimiter, releaseFrames: Double, ceiling: Double) -> [[Float]] {
+        let interpolator = limiter.interpolator, taps = interpolator.tapsPerPhase, reach = interpolator.delay
+        let window = limiter.attackFrames + 2 * reach, frames = input[0].count
+        let quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
+        let quietLevel = Float(ceiling) / quietBound
+        let step = TruePeakLimiter.releaseStep(frames: releaseFrames)
+        func sample(_ channel: Int, _ frame: Int) -> Float { frame >= 0 && frame < frames ? input[channel][frame] : 0 }
+        var needs = [Double](), quiet = 0, gain = 1.0
+        var released = [Double](repeating: 1, count: limiter.attackFrames), sum = Double(limiter.attackFrames), position = 0
+        var output = input.map { _ in [Float](repeating: 0, count: frames) }
+        for frame in 0..<frames {
+            let level = (0..<input.count).map { abs(sample($0, frame)) }.max()!
+            quiet = level >= quietLevel ? 0 : quiet + 1
+            var peak: Float = 0
+            if quiet < taps {
+                for channel in 0..<input.count {
+                    peak = max(peak, abs(sample(channel, frame - reach)))
+                    for phase in interpolator.phases {
+                        var point: Float = 0
+                        for k in 0..<taps { point += phase[k] * sample(channel, frame - taps + 1 + k) }
+                        peak = max(peak, abs(point))
+                    }
+                }
+            }
+            needs.append(quiet < taps && Double(peak) > ceiling ? ceiling / Double(peak) : 1)
+            let minimum = needs[max(0, frame - window + 1)...].min()!
+            gain = minimum - gain < 1e-9 ? minimum : gain * (1 - step) + minimum * step
+            sum += gain - released[position]
+            released[position] = gain
+            position = (position + 1) % limiter.attackFrames
+            let applied = Float(sum * (1 / Double(limiter.attackFrames)))
+            for channel in 0..<input.count { output[channel][frame] = sample(channel, frame - limiter.latency) * applied }
+        }
+        return output
+    }
+
+    static func limited(_ input: [[Float]], releaseFrames: Double, ceiling: Double, slice: Int) -> [[Float]] {
+        let limiter = TruePeakLimiter(channelCount: input.count, sampleRate: 44100, ceiling: ceiling, attackFrames: 64,
+                                      releaseFrames: releaseFrames)
+        var channels = input
+        var start = 0
+        while start < input[0].count {
+            let count = min(slice, input[0].count - start)
+            var pointers = (0..<channels.count).map { channel in channels[channel].withUnsafeMutableBufferPointer { $0.baseAddress! } }
+            limiter.process(&pointers, offset: start, frames: count)
+            start += count
+        }
+        return channels
+    }
+
+    @Test func theBlocksGiveTheBitsOfThePlainAlgorithmOnEveryPathAndSlice() {
+        let frames = 20000, ceiling = 0.5, release = 80.0
+        let input = (0..<2).map {
+            burstyNoise(frames: frames, seed: 11 + UInt64($0), loudFrom: [3000..<5000, 13000..<14000], loud: 0.95, quiet: 0.1)
+        }
+        let probe = TruePeakLimiter(channelCount: 2, sampleRate: 44100, ceiling: ceiling, attackFrames: 64, releaseFrames: release)
+        let expected = Self.reference(input, limiter: probe, releaseFrames: release, ceiling: ceiling)
+        #expect(Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: frames) == expected)
+        #expect(Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 77) == expected)
+        #expect(SampleConversion.withBaselineInstructions {
+            Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 1000)
+        } == expected)
+        #expect(expected[0][4000..<5000].map(abs).max()! < 0.55, "the bursts are limited")
+    }
+}
