@@ -92,37 +92,41 @@ INLINE floats8 larger8(floats8 a, floats8 b) {
     return (floats8)((keep & (ints8)a) | (~keep & (ints8)b));
 }
 
-/// One frame of `aurender_interpolated_peaks`.
-INLINE void interpolated_peak(const float *newest, long i, long reach, const float *coefficients, int phases, int taps,
-                              float *peaks) {
-    float peak = peaks[i], sample = __builtin_fabsf(newest[i - reach]);
-    peak = sample > peak ? sample : peak;
-    for (int phase = 0; phase < phases; phase++) {
-        const float *c = coefficients + (long)phase * taps, *x = newest + i - (taps - 1);
-        float sum = 0;
-        for (int k = 0; k < taps; k++) sum += c[k] * x[k];
-        float magnitude = __builtin_fabsf(sum);
-        peak = magnitude > peak ? magnitude : peak;
-    }
-    peaks[i] = peak;
-}
-
-/// Eight frames at a time, each lane one frame summing its taps in the scalar frame's order.
-INLINE void interpolated_peaks(const float *newest, long frames, long reach, const float *coefficients, int phases,
-                               int taps, float *peaks) {
+/// One phase's points over the frames, eight frames a vector, each lane one frame summing its
+/// taps in the scalar frame's order; inlined with a constant `taps`, the coefficients stay in
+/// registers across the frames.
+INLINE void phase_peaks(const float *newest, long frames, const float *c, int taps, float *peaks) {
+    const float *oldest = newest - (taps - 1);
     long i = 0;
     for (; i + 8 <= frames; i += 8) {
-        floats8 peak = larger8(magnitude8(load8(newest + i - reach)), load8(peaks + i));
-        const float *oldest = newest + i - (taps - 1);
-        for (int phase = 0; phase < phases; phase++) {
-            const float *c = coefficients + (long)phase * taps;
-            floats8 sum = {0};
-            for (int k = 0; k < taps; k++) sum += c[k] * load8(oldest + k);
-            peak = larger8(magnitude8(sum), peak);
-        }
+        floats8 sum = {0};
+        for (int k = 0; k < taps; k++) sum += c[k] * load8(oldest + i + k);
+        floats8 peak = larger8(magnitude8(sum), load8(peaks + i));
         __builtin_memcpy(peaks + i, &peak, sizeof peak);
     }
-    for (; i < frames; i++) interpolated_peak(newest, i, reach, coefficients, phases, taps, peaks);
+    for (; i < frames; i++) {
+        float sum = 0;
+        for (int k = 0; k < taps; k++) sum += c[k] * oldest[i + k];
+        float magnitude = __builtin_fabsf(sum);
+        peaks[i] = magnitude > peaks[i] ? magnitude : peaks[i];
+    }
+}
+
+/// Every frame's largest magnitude among its reach sample and its points, phase by phase.
+INLINE void interpolated_peaks(const float *newest, long frames, long reach, const float *coefficients, int phases,
+                               int taps, float *peaks) {
+    for (long i = 0; i < frames; i++) {
+        float sample = __builtin_fabsf(newest[i - reach]);
+        peaks[i] = sample > peaks[i] ? sample : peaks[i];
+    }
+    for (int phase = 0; phase < phases; phase++) {
+        const float *c = coefficients + (long)phase * taps;
+        switch (taps) {
+        case 12: phase_peaks(newest, frames, c, 12, peaks); break;  // 4× oversampling, under 96 kHz
+        case 24: phase_peaks(newest, frames, c, 24, peaks); break;  // 2×, under 192 kHz
+        default: phase_peaks(newest, frames, c, taps, peaks);
+        }
+    }
 }
 
 KERNEL(void, aurender_interpolated_peaks,
