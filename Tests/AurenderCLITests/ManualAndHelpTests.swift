@@ -77,7 +77,7 @@ import Testing
         #expect(!text.contains("\\e") && !text.contains("\\&"), "no roff escapes left over")
     }
 
-    static let commands = [[], ["render"], ["mix"], ["info"], ["formats"], ["presets"], ["diff"]]
+    static let commands = [[], ["render"], ["mix"], ["info"], ["formats"], ["presets"], ["diff"], ["report", "merge"]]
 
     @Test(arguments: commands)
     func helpIsWrappedWithoutRunOnLines(command: [String]) throws {
