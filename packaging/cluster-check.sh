@@ -12,7 +12,8 @@
 #   packaging/cluster-check.sh AURENDER      (the binary the recipes run as `aurender`)
 set -euo pipefail
 aurender=$(realpath "${1:?usage: packaging/cluster-check.sh AURENDER}")
-[ "$(id -u)" = 0 ] || { echo "cluster-check: run it as root, as CI does: slurmd starts each job as its user" >&2; exit 1; }
+# slurmd starts each job as its user, so the cluster runs as root (CI runs as root; else sudo).
+[ "$(id -u)" = 0 ] || exec sudo "$0" "$aurender"
 cd "$(dirname "$0")/.."
 guide=docs/sharing-across-machines.md
 work=$(mktemp -d /tmp/aurender-cluster.XXXXXX)
