@@ -4,7 +4,13 @@ APT_PACKAGES = libsndfile1-dev libvorbis-dev libmpg123-dev libsamplerate0-dev li
 	ladspa-sdk liblilv-dev lilv-utils lv2-examples fomp
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus
+.PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus \
+	release-build install uninstall install-check deb deb-check cluster-check
+
+# The release build that `make demo`, `make install` and `make deb` share: the Swift runtime linked
+# in (the binary runs where no Swift toolchain is installed), no $ORIGIN run path, and symbols
+# bound at load time so the relocations can be read-only (as Debian's hardening asks).
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 
 ## Installs the C libraries from Debian's packages, if pkg-config cannot find them.
 deps:
@@ -23,7 +29,7 @@ deps:
 
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps
-	swift build -c release
+	swift build $(RELEASE_FLAGS) --product aurender
 	mkdir -p out
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
 	.build/release/aurender info --loudness out/music-bass-booster.wav
@@ -36,6 +42,9 @@ test: deps
 	$(MAKE) pattern-rule-check
 	$(MAKE) fuzz-smoke
 	$(MAKE) corpus
+	$(MAKE) install-check
+	$(MAKE) deb-check
+	$(MAKE) cluster-check
 
 # The suite under ThreadSanitizer, built apart in .build/tsan (the aurender binary the command tests
 # run is instrumented too). A report makes the process exit 66, so the run fails. Left out:
@@ -60,10 +69,16 @@ bench: deps
 man: deps
 	swift build --product aurender
 	swift build --product ManualPage
+	$(call manual-page,.build/debug)
+
+# Writes out/aurender.1 with the aurender and ManualPage binaries in the folder $(1), dated today
+# (or SOURCE_DATE_EPOCH), and checks that groff renders it without a warning.
+define manual-page
 	mkdir -p out
-	.build/debug/aurender --experimental-dump-help | .build/debug/ManualPage "$$(date -u '+%B %-d, %Y')" > out/aurender.1
+	$(1)/aurender --experimental-dump-help | $(1)/ManualPage "$$(date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" '+%B %-d, %Y')" > out/aurender.1
 	@warnings="$$(groff -man -ww -z out/aurender.1 2>&1)"; [ -z "$$warnings" ] || { echo "$$warnings"; exit 1; }
 	@echo "out/aurender.1: groff -man -ww renders it without a warning"
+endef
 
 ## Builds the library's documentation (DocC: the Aurender catalogue and its articles) into
 ## out/docs, a static site (open out/docs/documentation/aurender/index.html through a web server).
@@ -136,3 +151,76 @@ corpus:
 		echo "installing $(CORPUS_PACKAGES) (the corpus's encoders and reference decoders)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 $(CORPUS_PACKAGES); }
 	python3 fixtures/corpus/corpus.py --aurender "$(AURENDER)" $(CORPUS_FLAGS)
+
+# Where `make install` puts things, after GNU's conventions: PREFIX (default /usr/local) and
+# DESTDIR (a staging root, empty by default). Each shell's completions go where it looks under
+# PREFIX: bash-completion's completions/ folder, zsh's site-functions (Debian's zsh searches
+# /usr/local/share/zsh/site-functions; its packages use vendor-completions, which `make deb`
+# gives) and fish's vendor_completions.d.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MAN1DIR ?= $(PREFIX)/share/man/man1
+BASH_COMPLETIONS_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED_FILES = $(BINDIR)/aurender $(MAN1DIR)/aurender.1 $(BASH_COMPLETIONS_DIR)/aurender $(ZSH_COMPLETIONS_DIR)/_aurender \
+	$(FISH_COMPLETIONS_DIR)/aurender.fish
+
+## Builds what `make install` installs: the release binary, its manual page (out/aurender.1) and
+## the shell completions it prints (out/completions/; bash's without the #! line of a script,
+## since it is sourced).
+release-build: deps
+	swift build $(RELEASE_FLAGS) --product aurender
+	swift build $(RELEASE_FLAGS) --product ManualPage
+	$(call manual-page,.build/release)
+	mkdir -p out/completions
+	.build/release/aurender --generate-completion-script bash | sed '1{/^#!/d}' > out/completions/aurender
+	.build/release/aurender --generate-completion-script zsh > out/completions/_aurender
+	.build/release/aurender --generate-completion-script fish > out/completions/aurender.fish
+
+## Installs the binary, the manual page and the bash, zsh and fish completions under
+## $(DESTDIR)$(PREFIX).
+install: release-build
+	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MAN1DIR) $(BASH_COMPLETIONS_DIR) $(ZSH_COMPLETIONS_DIR) $(FISH_COMPLETIONS_DIR))
+	install -m 755 .build/release/aurender $(DESTDIR)$(BINDIR)/aurender
+	install -m 644 out/aurender.1 $(DESTDIR)$(MAN1DIR)/aurender.1
+	install -m 644 out/completions/aurender $(DESTDIR)$(BASH_COMPLETIONS_DIR)/aurender
+	install -m 644 out/completions/_aurender $(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_aurender
+	install -m 644 out/completions/aurender.fish $(DESTDIR)$(FISH_COMPLETIONS_DIR)/aurender.fish
+
+## Removes what `make install` installed (with the same PREFIX and DESTDIR).
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+
+# The tools the checks below run, and the Debian packages that give them.
+INSTALL_CHECK_PACKAGES = man-db bash-completion
+DEB_PACKAGES = dpkg-dev lintian binutils
+CLUSTER_PACKAGES = slurm-wlm munge parallel python3
+# Installs the Debian packages $(2) unless every command in $(1) is found.
+define needs
+	@for tool in $(1); do command -v $$tool >/dev/null || [ -e $$tool ] || { echo "installing $(2)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 $(2); break; }; done
+endef
+
+## Installs into a temporary DESTDIR and checks each file: the binary renders, `man -l` renders
+## the page, bash completes `aurender --eq B` through bash-completion; then uninstalls.
+install-check: release-build
+	$(call needs,man /usr/share/bash-completion/bash_completion,$(INSTALL_CHECK_PACKAGES))
+	packaging/install-check.sh
+
+## Builds the Debian package out/aurender_VERSION_ARCH.deb (dpkg-deb; Depends from dpkg-shlibdeps)
+## and runs lintian on it, failing on any error.
+deb: release-build
+	$(call needs,dpkg-shlibdeps dpkg-gencontrol lintian strip,$(DEB_PACKAGES))
+	packaging/make-deb.sh
+
+## Installs the package with apt-get, renders a fixture with the installed command, removes it.
+deb-check: deb
+	packaging/deb-check.sh
+
+## Runs the guide's recipes for sharing a batch (docs/sharing-across-machines.md) for real: a
+## one-node Slurm cluster (its own configuration and daemons, stopped at the end) runs the job
+## array, then GNU Parallel runs the local recipe; each output must equal a one-machine batch's.
+cluster-check: release-build
+	$(call needs,slurmctld slurmd munged sbatch parallel python3,$(CLUSTER_PACKAGES))
+	packaging/cluster-check.sh .build/release/aurender

@@ -71,8 +71,11 @@ public struct BatchJob: Sendable {
     public let items: [Item]
     /// The share of the inputs this batch renders; nil for all of them.
     public let shard: Shard?
+    /// Every input of the whole batch, across every shard, in input order: what tells one
+    /// batch's shares from another batch's.
+    public let batchInputs: [String]
     /// How many items the whole batch holds, across every shard.
-    public let totalItemCount: Int
+    public var totalItemCount: Int { batchInputs.count }
     /// How many items render at once.
     public var jobs: Int
     /// Which existing outputs are left alone.
@@ -110,7 +113,7 @@ public struct BatchJob: Sendable {
         }
         self.items = shard.map { $0.indices(of: relativePaths).map { items[$0] } } ?? items
         self.shard = shard
-        totalItemCount = items.count
+        batchInputs = items.map(\.input)
         notAudioFiles = passedOver
         self.jobs = max(1, jobs)
         self.skipping = skipping

@@ -3,8 +3,25 @@ import FoundationEssentials
 /// What a batch render made, for machines: `--report FILE.json` and `--json` with `-o FOLDER`.
 ///
 /// Each rendered file has the report a single render gives; skipped and failed files name
-/// their input and output, and a failure its one-line error and exit status.
+/// their input and output, and a failure its one-line error and exit status. The report names
+/// its batch (`batch`) and, for one share of it, the share (`shard`), so the reports of a
+/// batch's shares can be merged into the whole batch's (`merging(_:)`) and told from another
+/// batch's.
 public struct BatchReport: Codable, Equatable, Sendable {
+    /// What makes a batch the batch it is: the same inputs rendered as the same command asks.
+    public struct Batch: Codable, Equatable, Sendable {
+        /// Every input of the whole batch, across all its shares, in input order.
+        public var inputs: [String]
+        /// What the batch was asked to do, as the program that ran it words it (`aurender`: its
+        /// arguments, less those that may differ between shares without changing an output).
+        public var arguments: [String]
+
+        public init(inputs: [String], arguments: [String]) {
+            self.inputs = inputs
+            self.arguments = arguments
+        }
+    }
+
     /// A file that was not rendered.
     public struct NotRendered: Codable, Equatable, Sendable {
         public var input: String
@@ -28,12 +45,18 @@ public struct BatchReport: Codable, Equatable, Sendable {
     }
 
     public var aurender: String
+    /// The batch this report is of; nil in reports written before reports named their batch.
+    public var batch: Batch?
+    /// The share of the batch this report covers, `K/N`; nil for the whole batch.
+    public var shard: String?
     public var rendered: [RenderReport]
     public var skipped: [NotRendered]
     public var failed: [NotRendered]
 
-    public init(version: String, rendered: [RenderReport], skipped: [NotRendered], failed: [NotRendered]) {
+    public init(version: String, batch: Batch?, shard: String? = nil, rendered: [RenderReport], skipped: [NotRendered], failed: [NotRendered]) {
         aurender = version
+        self.batch = batch
+        self.shard = shard
         self.rendered = rendered
         self.skipped = skipped
         self.failed = failed

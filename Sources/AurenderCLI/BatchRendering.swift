@@ -64,11 +64,14 @@ extension RenderCommand {
         } catch {
             throw fail(error.description, .usage)
         }
+        let identity = BatchReport.Batch(inputs: batchJob.batchInputs, arguments: BatchArguments.identifying(Array(CommandLine.arguments.dropFirst())))
+        var report = BatchReport(version: AurenderVersion.string, batch: identity, shard: batchJob.shard?.description,
+                                 rendered: [], skipped: [], failed: [])
         if let shard = batchJob.shard, batchJob.items.isEmpty {
             let count = batchJob.totalItemCount
             printError("shard \(shard) has nothing to do: " + (count == 1 ? "the batch's one input goes" : "all \(count) of the batch's inputs go")
                        + " to other shards")
-            return try rendering.reporting.emit(BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: []))
+            return try rendering.reporting.emit(report)
         }
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let items = batchJob.items
@@ -80,7 +83,6 @@ extension RenderCommand {
             return batchJob.run { item in try render(item, preset: preset, display: display) }
         }
         let seconds = RenderReport.now() - started
-        var report = BatchReport(version: AurenderVersion.string, rendered: [], skipped: [], failed: [])
         for input in batchJob.notAudioFiles {
             let reason = BatchJob.SkipReason.notAudioFileName.description
             if !rendering.console.quiet { printError("\(input): skipped: \(reason)") }

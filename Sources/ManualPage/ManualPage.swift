@@ -15,14 +15,22 @@ struct ManualPage {
         lines += [".Sh SYNOPSIS", ".Nm", ".Op Ar subcommand", ".Op Ar options", ".Op Ar arguments"]
         lines += [".Sh DESCRIPTION"] + Self.prose(root.discussion ?? "")
         lines += options(of: root)
-        for command in root.subcommands ?? [] where command.shouldDisplay ?? true && !(command.arguments ?? []).isEmpty {
-            let isDefault = command.commandName == root.defaultSubcommand
-            lines += [".Sh \(root.commandName.uppercased()) \(command.commandName.uppercased())"]
-            lines += Self.prose((command.abstract ?? "") + (isDefault ? " Its name may be left out." : ""))
-            if let discussion = command.discussion, !discussion.isEmpty { lines += [".Pp"] + Self.prose(discussion) }
-            lines += options(of: command)
-        }
+        for command in root.subcommands ?? [] { lines += section(of: command, under: root, named: [root.commandName]) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The section of `command`, a subcommand of `parent` (whose names, from the root's, are
+    /// `path`), followed by those of its own subcommands (`AURENDER REPORT MERGE`).
+    private func section(of command: ToolDescription.Command, under parent: ToolDescription.Command, named path: [String]) -> [String] {
+        guard command.shouldDisplay ?? true, !(command.arguments ?? []).isEmpty else { return [] }
+        let names = path + [command.commandName]
+        let isDefault = command.commandName == parent.defaultSubcommand
+        var lines = [".Sh " + names.joined(separator: " ").uppercased()]
+        lines += Self.prose((command.abstract ?? "") + (isDefault ? " Its name may be left out." : ""))
+        if let discussion = command.discussion, !discussion.isEmpty { lines += [".Pp"] + Self.prose(discussion) }
+        lines += options(of: command)
+        for subcommand in command.subcommands ?? [] { lines += section(of: subcommand, under: command, named: names) }
+        return lines
     }
 
     /// The arguments of `command`, a tagged list for each section of its help.

@@ -69,7 +69,7 @@ import Testing
         #expect(result.status == 65)
         let printed = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("report.json")))) as? [String: Any])
-        #expect(Set(printed.keys) == ["aurender", "rendered", "skipped", "failed"])
+        #expect(Set(printed.keys) == ["aurender", "batch", "rendered", "skipped", "failed"])
         #expect(NSDictionary(dictionary: printed).isEqual(to: written) || printed.count == written.count)
         let rendered = try #require(printed["rendered"] as? [[String: Any]])
         #expect(rendered.map { $0["output"] as? String } == ["music.wav", "speech.flac", "sub/music.ogg"].map { folder.file("out/" + $0) })

@@ -71,13 +71,13 @@ import Testing
             #expect(rows.contains { $0.hasPrefix(row) }, "no line of the page starts with \(row)")
         }
         let text = rows.joined(separator: " ")
-        for text in ["--src-quality quality", "Default: best.", "Default: soxr.", "Default: warn.", "--shard K/N", "AURENDER RENDER", "AURENDER MIX"] {
+        for text in ["--src-quality quality", "Default: best.", "Default: soxr.", "Default: warn.", "--shard K/N", "AURENDER RENDER", "AURENDER MIX", "AURENDER REPORT MERGE"] {
             #expect(rows.joined(separator: " ").contains(text), "the page lacks \(text)")
         }
         #expect(!text.contains("\\e") && !text.contains("\\&"), "no roff escapes left over")
     }
 
-    static let commands = [[], ["render"], ["mix"], ["info"], ["formats"], ["presets"], ["diff"]]
+    static let commands = [[], ["render"], ["mix"], ["info"], ["formats"], ["presets"], ["diff"], ["report", "merge"]]
 
     @Test(arguments: commands)
     func helpIsWrappedWithoutRunOnLines(command: [String]) throws {
