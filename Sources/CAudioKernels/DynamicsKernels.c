@@ -134,41 +134,105 @@ KERNEL(void, aurender_interpolated_peaks,
        (newest, frames, reach, coefficients, phases, taps, peaks),
        interpolated_peaks(newest, frames, reach, coefficients, phases, taps, peaks);)
 
-// Sequential by nature (each frame's release and average follow the last), so one instance;
-// its state stays in registers across the block. The release is written as
-// gain (1 - step) + minimum step, so a frame waits on one multiply and one add of the last.
-void aurender_limiter_gains(aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames,
-                            float *gains) {
-    double *restrict needs = state->needs, *restrict suffix = state->suffix, *restrict released = state->released;
-    const long window = state->window, attack_frames = state->attack_frames;
-    const double ceiling = state->ceiling, step = state->release_step, keep = 1 - step;
-    const double inverse_attack = 1 / (double)attack_frames, close_enough = 1e-9;
-    long slot = state->slot, position = state->released_position, unity = state->unity_frames;
-    long unity_needs = state->unity_needs;
-    double prefix = state->prefix, sum = state->released_sum, gain = state->released_gain;
+/// Frames the gain path takes at a time: its scratch is on the stack.
+enum { GAIN_BLOCK = 256 };
+
+/// Each frame's need: ceiling / its peak when it is loud and its peak is over the ceiling, else 1.
+INLINE void frame_needs(const float *restrict peaks, const _Bool *restrict loud, long frames, double ceiling,
+                        double *restrict need) {
     for (long i = 0; i < frames; i++) {
-        const double peak = peaks[i];
-        const double need = loud[i] && peak > ceiling ? ceiling / peak : 1;
-        unity_needs = need == 1 ? unity_needs + 1 : 0;
-        needs[slot] = need;
-        prefix = slot == 0 || need < prefix ? need : prefix;
-        double minimum = prefix;
-        if (slot + 1 < window) {
-            minimum = suffix[slot + 1] < prefix ? suffix[slot + 1] : prefix;
-            slot++;
-        } else {
+        const double peak = peaks[i], ratio = ceiling / peak;
+        need[i] = (loud[i] & (peak > ceiling)) ? ratio : 1;
+    }
+}
+
+/// Frames at the end of `values` equal to 1: the last other's index as a maximum, so it vectorizes.
+INLINE long trailing_ones(const double *restrict values, long frames) {
+    long last = -1;
+    for (long i = 0; i < frames; i++) {
+        const long other = values[i] != 1 ? i : -1;
+        last = other > last ? other : last;
+    }
+    return frames - 1 - last;
+}
+
+/// The window's minimum need at each frame into `minimum`, van Herk–Gil-Werman: within a run of
+/// frames that stays in one block of `window` frames, a running minimum (the prefix), then the
+/// smaller of it and the previous block's minimum from the next slot on (the suffix, remade
+/// when a block fills). Minima are exact, so this gives the frame-by-frame loop's values.
+INLINE void window_minima(aurender_limiter_gain *state, const double *restrict need, long frames,
+                          double *restrict minimum) {
+    double *restrict needs = state->needs, *restrict suffix = state->suffix;
+    const long window = state->window;
+    long slot = state->slot;
+    double prefix = state->prefix;
+    for (long i = 0; i < frames;) {
+        const long run = window - slot < frames - i ? window - slot : frames - i;
+        if (slot == 0) prefix = need[i];
+        for (long j = 0; j < run; j++) {
+            const double value = need[i + j];
+            needs[slot + j] = value;
+            prefix = value < prefix ? value : prefix;
+            minimum[i + j] = prefix;
+        }
+        // The window's last slot has no suffix after it: its minimum is the prefix alone.
+        const long paired = slot + run < window ? run : run - 1;
+        const double *restrict later = suffix + slot + 1;
+        double *restrict out = minimum + i;
+        for (long j = 0; j < paired; j++) out[j] = later[j] < out[j] ? later[j] : out[j];
+        slot += run;
+        i += run;
+        if (slot == window) {
             double least = needs[window - 1];
             for (long k = window - 1; k >= 0; k--) least = needs[k] < least ? needs[k] : least, suffix[k] = least;
             slot = 0;
         }
-        gain = minimum - gain < close_enough ? minimum : gain * keep + minimum * step;
-        unity = gain == 1 ? unity + 1 : 0;
-        sum += gain - released[position];
-        released[position] = gain;
-        position = position + 1 == attack_frames ? 0 : position + 1;
-        gains[i] = (float)(sum * inverse_attack);
     }
-    state->slot = slot, state->prefix = prefix, state->unity_needs = unity_needs;
-    state->released_position = position, state->unity_frames = unity;
-    state->released_sum = sum, state->released_gain = gain;
+    state->slot = slot, state->prefix = prefix;
 }
+
+/// `frames` (at most `GAIN_BLOCK`) frames through the gain path. The needs, the minima and the
+/// release's target term come out of loops over the block; what is left frame by frame is the
+/// release (one multiply and one add of the last gain, written gain (1 - step) + minimum step)
+/// and the average's running sum, each frame's operations as the plain loop does them.
+INLINE void gain_block(aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames, float *gains) {
+    double need[GAIN_BLOCK], minimum[GAIN_BLOCK], target[GAIN_BLOCK];
+    frame_needs(peaks, loud, frames, state->ceiling, need);
+    const long settled_needs = trailing_ones(need, frames);
+    state->unity_needs = settled_needs == frames ? state->unity_needs + frames : settled_needs;
+    window_minima(state, need, frames, minimum);
+
+    const double step = state->release_step, keep = 1 - step, close_enough = 1e-9;
+    for (long i = 0; i < frames; i++) target[i] = minimum[i] * step;
+    const long attack_frames = state->attack_frames;
+    long position = state->released_position;
+    double sum = state->released_sum, gain = state->released_gain;
+    // In runs that do not wrap around the average's ring; `need` takes the released gains,
+    // `target` the running sums.
+    for (long i = 0; i < frames;) {
+        const long run = attack_frames - position < frames - i ? attack_frames - position : frames - i;
+        double *restrict released = state->released + position;
+        for (long j = i; j < i + run; j++) {
+            gain = minimum[j] - gain < close_enough ? minimum[j] : gain * keep + target[j];
+            sum += gain - *released;
+            *released++ = gain;
+            need[j] = gain;
+            target[j] = sum;
+        }
+        i += run;
+        position = position + run == attack_frames ? 0 : position + run;
+    }
+    const double inverse_attack = 1 / (double)attack_frames;
+    for (long i = 0; i < frames; i++) gains[i] = (float)(target[i] * inverse_attack);
+    const long settled = trailing_ones(need, frames);
+    state->unity_frames = settled == frames ? state->unity_frames + frames : settled;
+    state->released_position = position, state->released_sum = sum, state->released_gain = gain;
+}
+
+KERNEL(void, aurender_limiter_gains,
+       (aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames, float *gains),
+       (state, peaks, loud, frames, gains),
+       for (long start = 0; start < frames; start += GAIN_BLOCK) {
+           long count = frames - start < GAIN_BLOCK ? frames - start : GAIN_BLOCK;
+           gain_block(state, peaks + start, loud + start, count, gains + start);
+       })

@@ -133,8 +133,8 @@ func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float,
         return output
     }
 
-    static func limited(_ input: [[Float]], releaseFrames: Double, ceiling: Double, slice: Int) -> [[Float]] {
-        let limiter = TruePeakLimiter(channelCount: input.count, sampleRate: 44100, ceiling: ceiling, attackFrames: 64,
+    static func limited(_ input: [[Float]], releaseFrames: Double, ceiling: Double, slice: Int, attackFrames: Int = 64) -> [[Float]] {
+        let limiter = TruePeakLimiter(channelCount: input.count, sampleRate: 44100, ceiling: ceiling, attackFrames: attackFrames,
                                       releaseFrames: releaseFrames)
         var channels = input
         var start = 0
@@ -160,5 +160,20 @@ func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float,
             Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 1000)
         } == expected)
         #expect(expected[0][4000..<5000].map(abs).max()! < 0.55, "the bursts are limited")
+    }
+
+    /// Limiting throughout (every frame's gain moving), with a lookahead longer than the gain
+    /// path's block of 256 frames, so its window and its average's ring wrap across blocks.
+    @Test func constantLimitingWithALongLookaheadGivesThePlainAlgorithmsBits() {
+        let frames = 12000, ceiling = 0.3, release = 400.0, attack = 300
+        let input = (0..<2).map { burstyNoise(frames: frames, seed: 23 + UInt64($0), loudFrom: [0..<frames], loud: 0.9, quiet: 0) }
+        let probe = TruePeakLimiter(channelCount: 2, sampleRate: 44100, ceiling: ceiling, attackFrames: attack, releaseFrames: release)
+        let expected = Self.reference(input, limiter: probe, releaseFrames: release, ceiling: ceiling)
+        #expect(Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: frames, attackFrames: attack) == expected)
+        #expect(Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 301, attackFrames: attack) == expected)
+        #expect(SampleConversion.withBaselineInstructions {
+            Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 999, attackFrames: attack)
+        } == expected)
+        #expect(expected[0][2000...].map(abs).max()! < 0.33, "the noise is limited throughout")
     }
 }

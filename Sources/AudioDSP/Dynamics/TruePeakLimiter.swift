@@ -182,14 +182,15 @@ public final class TruePeakLimiter {
                 levels[frame] = magnitude > levels[frame] ? magnitude : levels[frame]
             }
         }
-        var interpolated = false, quiet = quietFrames
+        // A frame is loud while fewer than `taps` frames have passed since the last one at or
+        // over the quiet level (`quietFrames` before the block's first frame).
+        var last = -1 &- quietFrames
         for frame in 0..<frames {
-            quiet = levels[frame] >= quietLevel ? 0 : quiet &+ 1
-            blockLoud[frame] = quiet < taps
-            interpolated = interpolated || quiet < taps
+            last = levels[frame] >= quietLevel ? frame : last
+            blockLoud[frame] = frame &- last < taps
         }
-        quietFrames = quiet
-        guard interpolated else { return false }
+        quietFrames = frames &- 1 &- last
+        guard blockLoud[0] || last >= 0 else { return false }
         blockPeaks.update(repeating: 0, count: frames)
         for channel in 0..<channelCount {
             aurender_interpolated_peaks(history + channel * stride + position + historyLength, frames, interpolator.delay,
