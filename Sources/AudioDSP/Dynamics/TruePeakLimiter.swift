@@ -165,8 +165,9 @@ public final class TruePeakLimiter {
     }
 
     /// Copies a block's samples into the history, marks in `blockLoud` the frames whose points
-    /// could reach the ceiling, and, when there are any, finds every frame's interpolated peak
-    /// into `blockPeaks` (which holds each frame's largest magnitude until then); says whether it did.
+    /// could reach the ceiling, and, when there are any, finds their interpolated peaks into
+    /// `blockPeaks` (which holds each frame's largest magnitude until then; a quiet frame's
+    /// peak is left 0, since a quiet frame needs no gain whatever its peak); says whether it did.
     private func rememberAndFindThePeaks(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, from first: Int,
                                          frames: Int) -> Bool {
         let taps = interpolator.tapsPerPhase, stride = 2 * historyLength
@@ -192,12 +193,41 @@ public final class TruePeakLimiter {
         quietFrames = frames &- 1 &- last
         guard blockLoud[0] || last >= 0 else { return false }
         blockPeaks.update(repeating: 0, count: frames)
-        for channel in 0..<channelCount {
-            aurender_interpolated_peaks(history + channel * stride + position + historyLength, frames, interpolator.delay,
-                                        coefficients, Int32(interpolator.phases.count), Int32(taps), blockPeaks)
+        // Only loud frames' peaks are read: runs of groups of frames holding a loud one, joined
+        // across a quiet group, are interpolated.
+        let groups = (frames + Self.group - 1) / Self.group
+        var group = 0
+        while group < groups {
+            guard isLoud(group: group, frames: frames) else {
+                group += 1
+                continue
+            }
+            let first = group
+            var last = group
+            group += 1
+            while group < groups, group - last <= 2 {
+                if isLoud(group: group, frames: frames) { last = group }
+                group += 1
+            }
+            let start = first * Self.group, end = min(frames, (last + 1) * Self.group)
+            for channel in 0..<channelCount {
+                aurender_interpolated_peaks(history + channel * stride + position + historyLength + start, end - start,
+                                            interpolator.delay, coefficients, Int32(interpolator.phases.count), Int32(taps),
+                                            blockPeaks + start)
+            }
         }
         return true
     }
+
+    /// Whether any frame of group `group` (of `group` frames each) among the block's `frames` is loud.
+    private func isLoud(group: Int, frames: Int) -> Bool {
+        let first = group * Self.group
+        guard first + Self.group <= frames else { return (first..<frames).contains { blockLoud[$0] } }
+        return UnsafeRawPointer(blockLoud + first).loadUnaligned(as: UInt64.self) != 0
+    }
+
+    /// Frames whose loudness is checked at once (eight `Bool`s read as one word).
+    private static let group = 8
 
     /// Whether every need in the window and every gain in the average is exactly 1, so frames
     /// that need none leave the gain path as it is.
