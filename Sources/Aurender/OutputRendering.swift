@@ -148,11 +148,11 @@ enum OutputRendering {
         do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
         do {
-            writer = ThreadedFileWriter(
-                file: try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path, container: type,
-                                                              encoding: encoding, sampleRate: Int(format.sampleRate),
-                                                              channelCount: format.channelCount, settings: encoderSettings),
-                dither: dither, measuringLevel: options.measuresLevel)
+            let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
+                                                                  container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
+                                                                  channelCount: format.channelCount, settings: encoderSettings)
+            writer = ThreadedFileWriter(file: encoder, dither: dither, measuringLevel: options.measuresLevel,
+                                        startOffset: destination.position)
         } catch {
             destination.discard()
             throw RenderError.output(error)

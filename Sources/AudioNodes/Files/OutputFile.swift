@@ -82,6 +82,14 @@ public final class OutputFile {
 
     deinit { discard() }
 
+    /// Where the next write to `fileDescriptor` lands, for a regular file (nil for standard
+    /// output and devices): after an encoder has written its header, where its first frame goes.
+    public var position: Int64? {
+        guard pending != nil else { return nil }
+        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
+        return offset >= 0 ? Int64(offset) : nil
+    }
+
     /// Puts the finished file in place (flushing it and its folder first and after, when
     /// `.synchronized`).
     public func commit() throws(AudioFormatError) {

@@ -1,6 +1,11 @@
 import AudioDSP
 import AudioGraph
 import AudioFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes the slices a graph renders to a sound file from a background thread, so that
 /// sample conversion and disk writes overlap the graph's DSP.
@@ -8,6 +13,10 @@ import AudioFormats
 /// `write` copies each slice into a small ring of blocks; the worker quantizes and writes them
 /// with an `AudioFileWriter`. The file is exactly what that writer would make. Call `finish()`:
 /// it waits for the worker and reports the first failure; `clipCount` is final after it.
+///
+/// Given where a PCM encoder writes its first frame (`startOffset`), the first block is cut
+/// short so that every later block's write begins on a page boundary of the file: the kernel
+/// then fills whole pages of its cache instead of splitting each block's first and last.
 public final class ThreadedFileWriter {
     /// The file being written.
     public var file: any AudioEncoder { writer.file }
@@ -15,6 +24,8 @@ public final class ThreadedFileWriter {
     private let ring: SlotRing
     private var worker: BackgroundThread?
     private var current: SlotRing.Slot?
+    /// Frames the current block holds when full (fewer in the first, to line the others up).
+    private var blockFrames: Int
     /// Channel pointers into the current block, for `render(upTo:_:)`.
     private let blockView: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// The worker's first failure; written before it frees a slot, read after taking one.
@@ -27,9 +38,12 @@ public final class ThreadedFileWriter {
     }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
-    /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`.
+    /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`; `startOffset`,
+    /// the byte at which the encoder writes its first frame, lines the later blocks up with pages.
     public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil,
-                measuringLevel: Bool = false) {
+                measuringLevel: Bool = false, startOffset: Int64? = nil) {
+        blockFrames = Self.firstBlockFrames(startOffset: startOffset, encoding: file.encoding, channelCount: file.channelCount,
+                                            capacity: slotFrames)
         let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
@@ -70,16 +84,13 @@ public final class ThreadedFileWriter {
         while done < frames {
             let slot = takeSlot()
             if let failure = outcome.failure { throw failure }
-            let count = min(frames - done, ring.capacity - slot.frames)
+            let count = min(frames - done, blockFrames - slot.frames)
             for channel in 0..<buffers.channelCount {
                 (slot.storage.list[channel] + slot.frames).update(from: buffers[channel] + done, count: count)
             }
             slot.frames += count
             done += count
-            if slot.frames == ring.capacity {
-                current = nil
-                ring.publish()
-            }
+            if slot.frames == blockFrames { publishBlock() }
         }
     }
 
@@ -88,14 +99,11 @@ public final class ThreadedFileWriter {
     public func render(upTo limit: Int, _ render: (AudioBufferList) throws -> Int) throws -> Int {
         let slot = takeSlot()
         if let failure = outcome.failure { throw failure }
-        let room = min(limit, ring.capacity - slot.frames)
+        let room = min(limit, blockFrames - slot.frames)
         for channel in 0..<blockView.count { blockView[channel] = slot.storage.list[channel] + slot.frames }
         let frames = try render(AudioBufferList(channels: blockView, capacity: room))
         slot.frames += frames
-        if slot.frames == ring.capacity {
-            current = nil
-            ring.publish()
-        }
+        if slot.frames == blockFrames { publishBlock() }
         return frames
     }
 
@@ -114,6 +122,28 @@ public final class ThreadedFileWriter {
         current = slot
         return slot
     }
+
+    /// Publishes the current block, full; the next holds a full slot.
+    private func publishBlock() {
+        current = nil
+        blockFrames = ring.capacity
+        ring.publish()
+    }
+
+    /// The most frames, up to `capacity`, after which a PCM encoder that wrote its first frame at
+    /// `startOffset` stands on a page boundary; `capacity` when there are none or the encoding
+    /// has no fixed frame size (a codec).
+    static func firstBlockFrames(startOffset: Int64?, encoding: AudioEncoding, channelCount: Int, capacity: Int) -> Int {
+        guard let startOffset, startOffset >= 0, let type = encoding.sampleType, AudioEncoding.pcm(of: type) == encoding
+                || encoding == .pcmU8 else { return capacity }
+        let page = Int64(max(1, sysconf(Int32(_SC_PAGESIZE)))), bytesPerFrame = Int64(type.bitDepth / 8 * channelCount)
+        guard let first = (1...Int64(min(capacity, Int(page)))).first(where: { (startOffset + $0 * bytesPerFrame) % page == 0 })
+        else { return capacity }
+        let period = page / gcd(bytesPerFrame, page)
+        return Int(first + (Int64(capacity) - first) / period * period)
+    }
+
+    private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 
     /// Sends the last block and waits for the worker to write it.
     private func endWorker() {
