@@ -1,7 +1,7 @@
 import AudioDSP
 import AudioFormats
 import AudioGraph
-import AudioNodes
+@testable import AudioNodes
 import Foundation
 import MallocCounter
 import SoundFile
@@ -151,5 +151,45 @@ import Testing
         #expect(try render(to: "blocks.flac") == 0)
         _ = try copy(folder.file("in.wav"), to: folder.file("copied.flac"), threaded: false, sliceSize: 4096)
         #expect(FileManager.default.contents(atPath: folder.file("blocks.flac")) == FileManager.default.contents(atPath: folder.file("copied.flac")))
+    }
+
+    /// A WAV written with its start offset given (its first block cut so that the later ones
+    /// begin on page boundaries) is byte for byte the one written without.
+    @Test(arguments: [1, 2, 3])
+    func liningTheBlocksUpWithPagesLeavesTheFileAsItWas(channels: Int) throws {
+        let folder = try TemporaryFolder()
+        try writeNoise(folder.file("in.wav"), frames: 100_003, channels: channels)
+        func write(_ name: String, aligned: Bool) throws -> Int64 {
+            let reader = AudioFileReader(file: try FormatRegistry.standard.openDecoder(path: folder.file("in.wav")), scratchFrames: 4096)
+            let descriptor = open(folder.file(name), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: descriptor, path: folder.file(name), container: .wav,
+                                                                  encoding: .pcm16, sampleRate: 44100, channelCount: channels)
+            let start = Int64(lseek(descriptor, 0, SEEK_CUR))
+            let writer = ThreadedFileWriter(file: encoder, slotFrames: 10_000, slotCount: 2, startOffset: aligned ? start : nil)
+            while try writer.render(upTo: 3000, { block in
+                var flags: RenderActionFlags = []
+                let request = RenderRequest(timeStamp: .init(sampleTime: reader.framesRead), bus: 0, frameCount: block.capacity)
+                return try reader.render(&flags, request, block)
+            }) > 0 {}
+            try writer.finish()
+            return start
+        }
+        let start = try write("aligned.wav", aligned: true)
+        _ = try write("plain.wav", aligned: false)
+        #expect(FileManager.default.contents(atPath: folder.file("aligned.wav")) == FileManager.default.contents(atPath: folder.file("plain.wav")))
+        let first = ThreadedFileWriter.firstBlockFrames(startOffset: start, encoding: .pcm16, channelCount: channels, capacity: 10_000)
+        #expect(first < 10_000 && (start + Int64(first * 2 * channels)) % Int64(sysconf(Int32(_SC_PAGESIZE))) == 0)
+    }
+
+    @Test func theFirstBlockIsCutOnlyForPCMAndOnlyWhenAPageBoundaryCanBeReached() {
+        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let stereo = ThreadedFileWriter.firstBlockFrames(startOffset: 44, encoding: .pcm16, channelCount: 2, capacity: 65536)
+        #expect((44 + Int64(stereo) * 4) % page == 0 && stereo <= 65536 && stereo > 65536 - Int(page) / 4)
+        let floats = ThreadedFileWriter.firstBlockFrames(startOffset: 80, encoding: .float, channelCount: 6, capacity: 65536)
+        #expect((80 + Int64(floats) * 24) % page == 0 && floats <= 65536)
+        #expect(ThreadedFileWriter.firstBlockFrames(startOffset: 45, encoding: .pcm16, channelCount: 2, capacity: 65536) == 65536,
+                "no number of 4-byte frames reaches a page boundary from an odd byte")
+        #expect(ThreadedFileWriter.firstBlockFrames(startOffset: 44, encoding: .mp3, channelCount: 2, capacity: 65536) == 65536)
+        #expect(ThreadedFileWriter.firstBlockFrames(startOffset: nil, encoding: .pcm16, channelCount: 2, capacity: 65536) == 65536)
     }
 }
