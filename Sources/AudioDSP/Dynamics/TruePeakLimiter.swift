@@ -14,7 +14,7 @@ import CAudioKernels
 /// that starts falling a lookahead before a peak and is flat, at exactly the peak's need,
 /// across every sample the peak's interpolation reads: so the output's interpolated points
 /// near an isolated peak reach the ceiling and no further, and the gain never steps.
-/// Each step is a fixed amount of work (the minimum is a monotonic queue), nothing is
+/// Each step is a fixed amount of work (the minimum is van Herk and Gil-Werman's), nothing is
 /// allocated after init, and the output does not depend on how the stream is cut into blocks.
 public final class TruePeakLimiter {
     /// Channels limited together (one gain for all, so the image does not move).
@@ -134,11 +134,10 @@ public final class TruePeakLimiter {
     /// the limited sample `latency` frames before it (silence at first).
     ///
     /// A block at a time: its samples go into the history, its interpolated peaks are found
-    /// together, then the gains frame by frame, then the products. While every sample an
-    /// interpolated point reads is quiet enough that no point can reach the ceiling (its
-    /// magnitude times the largest sum of a phase's absolute coefficients is under it), the
-    /// frame needs no gain; a block of such frames is not interpolated at all, and once the
-    /// gain path has settled at unity it is not run either.
+    /// together, then the gains, then the products. While every sample an interpolated point
+    /// reads is quiet enough that no point can reach the ceiling (its magnitude times the largest
+    /// sum of a phase's absolute coefficients is under it), the frame needs no gain and is not
+    /// interpolated; once the gain path has settled at unity it is not run either.
     public func process(_ channels: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int = 0, frames: Int) {
         var done = 0
         while done < frames {
