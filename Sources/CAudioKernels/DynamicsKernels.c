@@ -134,6 +134,66 @@ KERNEL(void, aurender_interpolated_peaks,
        (newest, frames, reach, coefficients, phases, taps, peaks),
        interpolated_peaks(newest, frames, reach, coefficients, phases, taps, peaks);)
 
+/// Frames `aurender_mark_loud` takes at a time, and the longest reach it ORs in vectors.
+enum { LOUD_BLOCK = 256, LOUD_REACH = 64 };
+
+/// `frames` (at most `LOUD_BLOCK`) frames of `aurender_mark_loud`: whether each frame is at or
+/// over the level (hot) goes into a row of bytes after the `reach - 1` frames before the block,
+/// of which only the last hot one can be (only it matters), then each frame ORs its reach.
+INLINE _Bool mark_loud_block(const float *restrict levels, long frames, float quiet_level, long reach,
+                             long *quiet_frames, _Bool *restrict loud) {
+    unsigned char hot[LOUD_REACH + LOUD_BLOCK];
+    const long before = reach - 1, quiet = *quiet_frames;
+    for (long k = 0; k < before; k++) hot[k] = before - 1 - k == quiet;
+    unsigned char *restrict now = hot + before;
+    for (long i = 0; i < frames; i++) now[i] = levels[i] >= quiet_level;
+    // The last hot frame, from the end, eight frames a word while they are all cool.
+    long last = frames - 1;
+    while (last >= 7) {
+        uint64_t word;
+        __builtin_memcpy(&word, now + last - 7, sizeof word);
+        if (word != 0) break;
+        last -= 8;
+    }
+    while (last >= 0 && !now[last]) last--;
+    unsigned char *restrict marks = (unsigned char *)loud;
+    for (long i = 0; i < frames; i++) marks[i] = now[i];
+    for (long k = 1; k < reach; k++) {
+        const unsigned char *restrict earlier = now - k;
+        for (long i = 0; i < frames; i++) marks[i] |= earlier[i];
+    }
+    unsigned char any = 0;
+    for (long i = 0; i < frames; i++) any |= marks[i];
+    const long limit = (long)1 << 62;
+    *quiet_frames = last >= 0 ? frames - 1 - last : (quiet < limit ? quiet + frames : quiet);
+    return any != 0;
+}
+
+/// The same, frame by frame: a count of frames since the last hot one.
+INLINE _Bool mark_loud_frames(const float *levels, long frames, float quiet_level, long reach, long *quiet_frames,
+                              _Bool *loud) {
+    long quiet = *quiet_frames;
+    _Bool any = 0;
+    for (long i = 0; i < frames; i++) {
+        quiet = levels[i] >= quiet_level ? 0 : (quiet < ((long)1 << 62) ? quiet + 1 : quiet);
+        loud[i] = quiet < reach;
+        any |= loud[i];
+    }
+    *quiet_frames = quiet;
+    return any;
+}
+
+KERNEL(_Bool, aurender_mark_loud,
+       (const float *levels, long frames, float quiet_level, long reach, long *quiet_frames, _Bool *loud),
+       (levels, frames, quiet_level, reach, quiet_frames, loud),
+       if (reach < 1 || reach > LOUD_REACH) return mark_loud_frames(levels, frames, quiet_level, reach, quiet_frames, loud);
+       _Bool any = 0;
+       for (long start = 0; start < frames; start += LOUD_BLOCK) {
+           long count = frames - start < LOUD_BLOCK ? frames - start : LOUD_BLOCK;
+           any |= mark_loud_block(levels + start, count, quiet_level, reach, quiet_frames, loud + start);
+       }
+       return any;)
+
 /// Frames the gain path takes at a time: its scratch is on the stack.
 enum { GAIN_BLOCK = 256 };
 

@@ -1,4 +1,5 @@
 import AudioDSP
+import CAudioKernels
 import Foundation
 import Testing
 
@@ -175,5 +176,48 @@ func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float,
             Self.limited(input, releaseFrames: release, ceiling: ceiling, slice: 999, attackFrames: attack)
         } == expected)
         #expect(expected[0][2000...].map(abs).max()! < 0.33, "the noise is limited throughout")
+    }
+}
+
+/// The loud-frame marks against a count of the frames since the last one at or over the level,
+/// frame by frame, on both paths, for reaches within and beyond the vector path's, in blocks
+/// of every awkward size.
+@Suite struct LoudFrameTests {
+    static func marked(_ levels: [Float], reach: Int, block: Int) -> (loud: [Bool], quiet: Int, any: [Bool]) {
+        var loud = [Bool](repeating: false, count: levels.count), quiet = 0, any: [Bool] = []
+        var start = 0
+        while start < levels.count {
+            let count = min(block, levels.count - start)
+            any.append(levels.withUnsafeBufferPointer { source in
+                loud.withUnsafeMutableBufferPointer { marks in
+                    aurender_mark_loud(source.baseAddress! + start, count, 0.5, reach, &quiet, marks.baseAddress! + start)
+                }
+            })
+            start += count
+        }
+        return (loud, quiet, any)
+    }
+
+    @Test(arguments: [1, 12, 24, 70])
+    func theMarksAreTheFrameByFrameCounts(reach: Int) {
+        let levels = burstyNoise(frames: 3000, seed: 31, loudFrom: [400..<420, 1000..<1001, 2000..<2600], loud: 1, quiet: 0.3).map(abs)
+        var quiet = 0
+        let expected = levels.map { level -> Bool in
+            quiet = level >= 0.5 ? 0 : quiet + 1
+            return quiet < reach
+        }
+        for block in [1, 7, 256, 300, 3000] {
+            let wide = Self.marked(levels, reach: reach, block: block)
+            let baseline = SampleConversion.withBaselineInstructions { Self.marked(levels, reach: reach, block: block) }
+            #expect(wide.loud == expected && wide.quiet == quiet)
+            #expect(baseline.loud == wide.loud && baseline.quiet == wide.quiet && baseline.any == wide.any)
+            var first = 0
+            for (index, any) in wide.any.enumerated() {
+                let count = min(block, levels.count - first)
+                #expect(any == expected[first..<(first + count)].contains(true), "block \(index)")
+                first += count
+            }
+        }
+        #expect(expected.contains(false) && expected.contains(true))
     }
 }

@@ -183,14 +183,8 @@ public final class TruePeakLimiter {
             }
         }
         // A frame is loud while fewer than `taps` frames have passed since the last one at or
-        // over the quiet level (`quietFrames` before the block's first frame).
-        var last = -1 &- quietFrames
-        for frame in 0..<frames {
-            last = levels[frame] >= quietLevel ? frame : last
-            blockLoud[frame] = frame &- last < taps
-        }
-        quietFrames = frames &- 1 &- last
-        guard blockLoud[0] || last >= 0 else { return false }
+        // over the quiet level.
+        guard aurender_mark_loud(levels, frames, quietLevel, taps, &quietFrames, blockLoud) else { return false }
         blockPeaks.update(repeating: 0, count: frames)
         // Only loud frames' peaks are read: runs of groups of frames holding a loud one, joined
         // across a quiet group, are interpolated.

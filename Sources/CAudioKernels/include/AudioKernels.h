@@ -133,6 +133,12 @@ void aurender_compress(float *const *channels, int channel_count, long frames, c
 void aurender_interpolated_peaks(const float *newest, long frames, long reach, const float *coefficients, int phases,
                                  int taps, float *peaks);
 
+/// Marks which of `frames` frames are loud: frame i is when one of the `reach` frames up to it
+/// (i - reach + 1 to i) has a level at or over `quiet_level`, those before the block counting
+/// through `*quiet_frames`, the frames since the last such one, which is updated. Returns
+/// whether any frame is loud.
+_Bool aurender_mark_loud(const float *levels, long frames, float quiet_level, long reach, long *quiet_frames, _Bool *loud);
+
 /// A true-peak limiter's gain path, carried between blocks: the sliding minimum of the gains
 /// frames need over `window` frames (van Herk and Gil-Werman: the window's minimum is the
 /// smaller of the running minimum since the current block of `window` frames began and the
