@@ -105,6 +105,7 @@ let package = Package(
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
+        .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
@@ -117,7 +118,7 @@ let package = Package(
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost"]),
+                                                 "PluginHost", "SignalAnalysis"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
