@@ -27,10 +27,11 @@ public final class ThreadedFileWriter {
     }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
-    /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`.
+    /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`; `notify` is
+    /// told of every block written, on the worker's thread.
     public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil,
-                measuringLevel: Bool = false) {
-        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel)
+                measuringLevel: Bool = false, notify: (any RenderNotify)? = nil) {
+        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel, notify: notify)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring
