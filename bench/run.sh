@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -200,13 +200,20 @@ memory() {
     rm -f "$work/mem.wav"
 }
 
-batch() {
+# Twenty 1-minute stereo 44.1 kHz 16-bit WAVs (pink noise and a tone each) in one folder; prints the folder.
+batch_inputs() {
     local folder=$work/batch-in minute
     mkdir -p "$folder"
     for minute in $(seq -w 1 20); do
         [ -f "$folder/take-$minute.wav" ] || sox -n -r 44100 -c 2 -b 16 "$folder/take-$minute.wav" \
             synth 60 pinknoise synth sine mix "$((200 + 37 * 10#$minute))" vol 0.4
     done
+    echo "$folder"
+}
+
+batch() {
+    local folder
+    folder=$(batch_inputs)
     echo "## Twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster (wall time; lower is better)"
     hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/batch.md" \
         -n "aurender -j 1" "$aurender --eq 'Bass Booster' -j 1 -o $work/batch-j1 $folder" \
@@ -321,6 +328,39 @@ PY
     return $failed
 }
 
+# What a batch's reports cost: the same batch with no report, a JSON report, and a page with
+# its pictures plus JUnit; fails when the page and JUnit add 10 % or more to the wall time.
+reports() {
+    local folder json=$work/reports.json stripped=$work/aurender-stripped
+    folder=$(batch_inputs)
+    strip -o "$stripped" "$aurender"
+    echo "## Reports on a batch of twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster, -j 2 (median of 7 runs)"
+    hyperfine --warmup 1 --runs 7 -N --export-json "$json" \
+        -n none "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder" \
+        -n json "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder --report $work/r.json" \
+        -n page "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder --report $work/r.html --junit $work/r.xml" >/dev/null
+    local plain page
+    plain=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" --quiet --eq 'Bass Booster' "$folder/take-01.wav" "$work/r1.wav" 2>&1 \
+        | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
+    page=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" --quiet --eq 'Bass Booster' "$folder/take-01.wav" "$work/r1.wav" \
+        --report "$work/r1.html" 2>&1 | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
+    python3 - "$json" "$plain" "$page" "$(stat -c %s "$work/r.html")" <<'PY'
+import json, sys
+path, plain, page, size = sys.argv[1:]
+medians = {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+print("| report | wall time | ÷ no report |")
+print("|---|---|---|")
+for name, label in (("none", "none"), ("json", "`--report r.json`"), ("page", "`--report r.html --junit r.xml`")):
+    print("| %s | %.2f s | %.3f |" % (label, medians[name], medians[name] / medians["none"]))
+print("\nInstructions, one 1-minute file: %.1f M without a report, %.1f M with the page (%.1f %% more); the page of twenty files: %d kB"
+      % (int(plain) / 1e6, int(page) / 1e6, 100 * (int(page) / int(plain) - 1), int(size) / 1000))
+overhead = medians["page"] / medians["none"]
+if overhead >= 1.10:
+    print("  FAIL: the page and JUnit add %.1f %% to the batch's wall time (the limit is 10 %%)" % (100 * (overhead - 1)), file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -334,6 +374,7 @@ case $which in
     batch) batch ;;
     plugin) plugin ;;
     effects) effects ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]" >&2; exit 64 ;;
+    reports) reports ;;
+    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]" >&2; exit 64 ;;
 esac
