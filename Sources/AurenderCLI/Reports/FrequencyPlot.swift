@@ -84,7 +84,7 @@ struct FrequencyPlot {
         }
         for one in series {
             svg += SketchDrawing.curve(zip(frequencies, one.levels).map { (x($0), $1.map(y)) }, colour: one.colour,
-                                       width: withAxes ? 1.5 : 1, dashed: one.dashed)
+                                       width: withAxes ? 1.5 : 1, dashed: one.dashed, thumbnail: !withAxes)
         }
         if withAxes {
             var legendX = width - right

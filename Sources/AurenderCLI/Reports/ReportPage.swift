@@ -107,9 +107,11 @@ struct ReportPage {
     private func thumbnailOutlines(_ sketches: RenderSketches) -> String {
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"38\" viewBox=\"0 0 100 38\">"
         if sketches.inputs.count == 1 {
-            svg += SketchDrawing.outline(sketches.inputs[0].sketch, x: 0, y: 0, width: 100, height: 18, colour: Self.inputColour)
+            svg += SketchDrawing.outline(sketches.inputs[0].sketch, x: 0, y: 0, width: 100, height: 18, colour: Self.inputColour,
+                                          thumbnail: true)
         }
-        return svg + SketchDrawing.outline(sketches.output, x: 0, y: 20, width: 100, height: 18, colour: Self.outputColour) + "</svg>"
+        return svg + SketchDrawing.outline(sketches.output, x: 0, y: 20, width: 100, height: 18, colour: Self.outputColour, thumbnail: true)
+            + "</svg>"
     }
 
     private func thumbnailSpectra(_ sketches: RenderSketches) -> String {

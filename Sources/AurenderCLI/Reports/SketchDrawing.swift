@@ -32,16 +32,18 @@ enum SketchDrawing {
 
     /// An outline as vertical bars in a box of `width` × `height` at (`x`, `y`), full scale
     /// filling the height: one path for the columns within full scale in `colour`, one in red for
-    /// those that went past it.
-    static func outline(_ sketch: SignalSketch, x: Double, y: Double, width: Double, height: Double, colour: String) -> String {
+    /// those that went past it. A `thumbnail` is drawn in whole pixels, which keeps it small.
+    static func outline(_ sketch: SignalSketch, x: Double, y: Double, width: Double, height: Double, colour: String,
+                        thumbnail: Bool = false) -> String {
         let columns = columns(of: sketch, width: Int(width))
         guard !columns.isEmpty else { return "" }
         let step = width / Double(columns.count)
+        let number = thumbnail ? { String(Int($0.rounded())) } : number
         var plain = "", clipped = ""
         for (index, column) in columns.enumerated() {
             let top = y + height / 2 * (1 - Double(max(-1, min(1, column.maximum))))
             let bottom = y + height / 2 * (1 - Double(max(-1, min(1, column.minimum))))
-            let bar = "M\(number(x + (Double(index) + 0.5) * step)),\(number(top))V\(number(max(bottom, top + 0.5)))"
+            let bar = "M\(number(x + (Double(index) + 0.5) * step)),\(number(top))V\(number(max(bottom, top + (thumbnail ? 1 : 0.5))))"
             if column.clipped { clipped += bar } else { plain += bar }
         }
         let stroke = number(max(1, step))
@@ -76,8 +78,11 @@ enum SketchDrawing {
         }
     }
 
-    /// A polyline through the points that have a value, broken where one has none.
-    static func curve(_ points: [(x: Double, y: Double?)], colour: String, width: Double = 1.5, dashed: Bool = false) -> String {
+    /// A polyline through the points that have a value, broken where one has none; a `thumbnail`
+    /// in whole pixels.
+    static func curve(_ points: [(x: Double, y: Double?)], colour: String, width: Double = 1.5, dashed: Bool = false,
+                      thumbnail: Bool = false) -> String {
+        let number = thumbnail ? { String(Int($0.rounded())) } : number
         var runs: [[String]] = [[]]
         for point in points {
             if let y = point.y { runs[runs.count - 1].append("\(number(point.x)),\(number(y))") } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
