@@ -51,15 +51,24 @@ public enum HeadlessBrowser {
     /// Chromium's command line for one screenshot of `page`, `width` × `height` CSS pixels, into the
     /// PNG file `output`, with its profile in the empty folder `profile`.
     public static func arguments(page: URL, width: Int, height: Int, output: String, profile: String) -> [String] {
+        // Chromium refuses to run as root with its sandbox.
         (geteuid() == 0 ? ["--no-sandbox"] : []) + [
+            // No window (chromium's own headless mode; chromium-headless-shell is headless anyway).
             "--headless",
+            // Software rendering, without a GPU process probing for hardware.
             "--disable-gpu",
+            // No scroll bar drawn over a page longer than the window.
             "--hide-scrollbars",
+            // One screenshot pixel a CSS pixel, whatever the display settings.
             "--force-device-scale-factor=1",
             "--window-size=\(width),\(height)",
+            // A fresh profile: no state from, or lock shared with, another run.
             "--user-data-dir=\(profile)",
+            // No host name resolves, so a page that reaches for the network fails at once.
             "--host-resolver-rules=MAP * ~NOTFOUND",
+            // The log on standard error, with the page's console messages (INFO:CONSOLE).
             "--enable-logging=stderr",
+            // And every request, from the two places chromium logs file and network requests.
             "--vmodule=file_url_loader_factory=1,network_delegate=1",
             "--screenshot=\(output)",
             page.absoluteString,
