@@ -22,9 +22,9 @@ public final class SignalSketcher: RenderNotify {
     /// Frames in a spectrum window (a 4096-point transform).
     public static let windowFrames = 4096
     /// Windows a stream of the expected length gets in its spectrum, about.
-    public static let targetWindows = 256
+    public static let targetWindows = 64
     /// The spectrum stride when the length is unknown.
-    public static let unknownLengthStride = 16
+    public static let unknownLengthStride = 32
     /// A column's frames before the first merge when the length is unknown.
     static let unknownLengthColumnFrames: Int64 = 64
     /// Frames `add(interleaved:frames:)` splits into planar at a time.

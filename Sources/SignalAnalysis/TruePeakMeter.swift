@@ -88,9 +88,8 @@ final class TruePeakMeter {
                 aurender_interpolated_peaks(row + reach, count, interpolator.delay, coefficients,
                                             Int32(interpolator.phases.count), Int32(interpolator.tapsPerPhase), peaks)
             }
-            var largest = interpolatedPeak
-            for frame in 0..<count { largest = max(largest, peaks[frame]) }
-            interpolatedPeak = largest
+            var row = Optional(UnsafePointer(peaks))
+            interpolatedPeak = max(interpolatedPeak, aurender_largest_magnitude(&row, 1, count))
         } else {
             piecesSkipped += 1
         }
