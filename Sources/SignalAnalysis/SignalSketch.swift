@@ -19,8 +19,8 @@ public struct SignalSketch: Sendable, Equatable {
     /// The Hz between the spectrum's bins; bin k lies at k × binWidth.
     public var binWidth: Double
     /// The average power spectrum of the channels' mean, in dB relative to a full-scale sine
-    /// (which reads 0 dB at its bin), bins 0 through the Nyquist frequency; empty when the
-    /// stream was shorter than one analysis window.
+    /// (which reads 0 dB at its bin), bins 0 through the Nyquist frequency, never below −200 dB
+    /// (what a silent bin reads); empty when the stream was shorter than one analysis window.
     public var spectrumDecibels: [Float]
     /// The integrated loudness (ITU-R BS.1770-4 gating), LUFS; nil when no block passed the
     /// absolute gate (silence, or shorter than one 400 ms block).

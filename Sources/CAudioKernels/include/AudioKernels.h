@@ -163,4 +163,22 @@ typedef struct {
 void aurender_limiter_gains(aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames,
                             float *gains);
 
+/// Runs two biquad sections in series (the layout `aurender_biquad_pairs` reads, state updated)
+/// over `frames` frames of two channels without writing them, adding each output's square to
+/// `energy[0]` (left) and `energy[1]` (right) frame by frame, in double precision: a loudness
+/// meter's K-weighted power. Each frame's operations do not depend on where a block begins,
+/// so the state and the sums are the same however the stream is cut.
+void aurender_two_biquad_energy(const float *left, const float *right, long frames, void *sections, double *energy);
+
+/// Lowers `minimum` and raises `maximum` to the smallest and largest of `frames` frames of
+/// `channel_count` channels, and adds each frame's squares, channel by channel, to
+/// `sums[(phase + i) % 8]` (frame i) in single precision: with the stream's position modulo 8 as
+/// `phase`, each sum sees its frames in stream order, so the sums do not depend on how the
+/// stream was cut into blocks (a waveform outline's columns).
+void aurender_outline_accumulate(const float *const *channels, int channel_count, long frames, long phase,
+                                 float *minimum, float *maximum, float *sums);
+
+/// The largest magnitude among `frames` frames of `channel_count` channels (0 when there are none).
+float aurender_largest_magnitude(const float *const *channels, int channel_count, long frames);
+
 #endif

@@ -1,0 +1,111 @@
+import CAudioKernels
+import Testing
+
+/// The analysis kernels against plain Swift, on both instruction-set paths, bit for bit.
+@Suite struct AnalysisKernelTests {
+    static func channels(_ count: Int, frames: Int) -> [[Float]] {
+        var state: UInt32 = 0x1234_5678
+        return (0..<count).map { _ in
+            (0..<frames).map { _ in
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                return Float(Int32(bitPattern: state)) / 2_147_483_648 * 1.5
+            }
+        }
+    }
+
+    static func withPointers<R>(_ channels: [[Float]], offset: Int, _ body: (UnsafePointer<UnsafePointer<Float>?>) -> R) -> R {
+        var copies = channels
+        let pointers = (0..<copies.count).map { index in
+            copies[index].withUnsafeMutableBufferPointer { Optional(UnsafePointer($0.baseAddress! + offset)) }
+        }
+        return withExtendedLifetime(copies) { pointers.withUnsafeBufferPointer { body($0.baseAddress!) } }
+    }
+
+    static func onBothPaths(_ body: () -> Void) {
+        for baseline: Int32 in [1, 0] {
+            aurender_kernels_use_baseline(baseline)
+            body()
+        }
+        aurender_kernels_use_baseline(0)
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func theOutlineMatchesAPlainLoop(channelCount: Int) {
+        let data = Self.channels(channelCount, frames: 1000)
+        Self.onBothPaths {
+            for (offset, frames, phase) in [(0, 1000, 0), (3, 500, 5), (11, 7, 2), (0, 0, 1)] {
+                var low = Float.infinity, high = -Float.infinity
+                var sums = [Float](repeating: 0.25, count: 8)
+                Self.withPointers(data, offset: offset) { pointers in
+                    aurender_outline_accumulate(pointers, Int32(channelCount), frames, phase, &low, &high, &sums)
+                }
+                var expectedLow = Float.infinity, expectedHigh = -Float.infinity
+                var expectedSums = [Float](repeating: 0.25, count: 8)
+                for frame in 0..<frames {
+                    for channel in 0..<channelCount {
+                        let x = data[channel][offset + frame]
+                        expectedLow = min(expectedLow, x)
+                        expectedHigh = max(expectedHigh, x)
+                        expectedSums[(phase + frame) % 8] += x * x
+                    }
+                }
+                #expect(low == expectedLow && high == expectedHigh)
+                #expect(sums == expectedSums)
+            }
+        }
+    }
+
+    @Test func theLargestMagnitudeMatchesAPlainLoop() {
+        let data = Self.channels(3, frames: 300)
+        Self.onBothPaths {
+            for frames in [0, 1, 13, 299] {
+                let found = Self.withPointers(data, offset: 1) { aurender_largest_magnitude($0, 3, frames) }
+                let expected = data.map { $0[1..<(1 + frames)].map(abs).max() ?? 0 }.max() ?? 0
+                #expect(found == expected)
+            }
+        }
+    }
+
+    /// The kernel's section layout: seven pairs per section.
+    static func sections(_ coefficients: [(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double)]) -> [SIMD2<Double>] {
+        coefficients.flatMap { c in
+            [c.b0, c.b1 - c.a1 * c.b0, c.b2 - c.a2 * c.b0, c.a1, c.a2, 0, 0].map { SIMD2(repeating: $0) }
+        }
+    }
+
+    @Test func theTwoBiquadEnergyMatchesAPlainLoopHoweverTheStreamIsCut() {
+        let data = Self.channels(2, frames: 2000)
+        let coefficients = [(b0: 1.53, b1: -2.69, b2: 1.19, a1: -1.69, a2: 0.73), (b0: 1.0, b1: -2.0, b2: 1.0, a1: -1.99, a2: 0.99)]
+        var z = [[Double]](repeating: [0, 0, 0, 0], count: 2)
+        var expected = [0.0, 0.0]
+        for frame in 0..<2000 {
+            for channel in 0..<2 {
+                var x = Double(data[channel][frame])
+                for (index, c) in coefficients.enumerated() {
+                    let state = z[channel][2 * index]
+                    let y = c.b0 * x + state
+                    z[channel][2 * index] = (c.b1 - c.a1 * c.b0) * x + z[channel][2 * index + 1] - c.a1 * state
+                    z[channel][2 * index + 1] = (c.b2 - c.a2 * c.b0) * x - c.a2 * state
+                    x = y
+                }
+                expected[channel] += x * x
+            }
+        }
+        Self.onBothPaths {
+            for cuts in [[2000], [1, 1, 998, 1000], [7, 1993]] {
+                var sections = Self.sections(coefficients)
+                var energy = [0.0, 0.0]
+                var done = 0
+                for count in cuts {
+                    Self.withPointers(data, offset: done) { pointers in
+                        sections.withUnsafeMutableBytes { aurender_two_biquad_energy(pointers[0], pointers[1], count, $0.baseAddress, &energy) }
+                    }
+                    done += count
+                }
+                #expect(energy == expected, "cut \(cuts)")
+            }
+        }
+    }
+}
