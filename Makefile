@@ -5,7 +5,7 @@ APT_PACKAGES = libsndfile1-dev libvorbis-dev libmpg123-dev libsamplerate0-dev li
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus \
-	release-build install uninstall install-check deb deb-check cluster-check
+	release-build install uninstall install-check deb deb-check cluster-check screenshots
 
 # The release build that `make demo`, `make install` and `make deb` share: the Swift runtime linked
 # in (the binary runs where no Swift toolchain is installed), no $ORIGIN run path, and symbols
@@ -30,6 +30,20 @@ deps:
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || { \
 		echo "installing chromium-headless-shell (the tests screenshot the HTML and SVG aurender writes)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium-headless-shell; }
+
+## Renders a batch of the fixtures (one made to clip) with a report page, and screenshots the page
+## in headless chromium for the README and the docs: docs/images/report.png.
+SCREENSHOT_BROWSER = $(shell command -v chromium-headless-shell || command -v chromium)
+screenshots: deps
+	swift build --product aurender
+	rm -rf out/screenshots && mkdir -p out/screenshots/takes
+	cp fixtures/music.wav fixtures/speech.wav out/screenshots/takes/
+	.build/debug/aurender -q --gain 9 out/screenshots/takes/music.wav out/screenshots/takes/loud-music.wav
+	cd out/screenshots && ../../.build/debug/aurender -q --eq "Bass Booster" -o build takes --report report.html --junit junit.xml
+	$(SCREENSHOT_BROWSER) --headless $$([ "$$(id -u)" = 0 ] && echo --no-sandbox) --disable-gpu --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size=1000,1100 --user-data-dir=$(CURDIR)/out/screenshots/profile \
+		--screenshot=$(CURDIR)/docs/images/report.png file://$(CURDIR)/out/screenshots/report.html
+	@ls -l docs/images/report.png
 
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Aurender
-import SignalAnalysis
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

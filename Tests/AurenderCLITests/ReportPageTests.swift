@@ -1,7 +1,6 @@
 @testable import Aurender
 @testable import AurenderCLI
 import Foundation
-import SignalAnalysis
 import TestSupport
 import Testing
 

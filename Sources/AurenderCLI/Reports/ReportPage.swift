@@ -1,5 +1,4 @@
 import Aurender
-import SignalAnalysis
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
