@@ -1,5 +1,5 @@
 // A signal sketch's per-sample passes: a waveform outline's extremes and sums of squares, and
-// the largest magnitude a true-peak meter tests before it interpolates.
+// a true-peak meter's scan, which interpolates only the groups of frames loud enough to matter.
 #include "AudioKernels.h"
 #include "KernelDispatch.h"
 
@@ -75,25 +75,6 @@ KERNEL(void, aurender_outline_accumulate,
        (const float *const *channels, int channel_count, long frames, long phase, float *minimum, float *maximum, float *sums),
        (channels, channel_count, frames, phase, minimum, maximum, sums),
        outline_dispatch(channels, channel_count, frames, phase, minimum, maximum, sums);)
-
-INLINE float largest_magnitude(const float *const *channels, int channel_count, long frames) {
-    floats8 largest = {0};
-    float result = 0;
-    for (int c = 0; c < channel_count; c++) {
-        const float *x = channels[c];
-        long i = 0;
-        for (; i + 8 <= frames; i += 8) largest = larger8(magnitude8(load8(x + i)), largest);
-        for (; i < frames; i++) {
-            float magnitude = __builtin_fabsf(x[i]);
-            result = magnitude > result ? magnitude : result;
-        }
-    }
-    for (int lane = 0; lane < 8; lane++) result = largest[lane] > result ? largest[lane] : result;
-    return result;
-}
-
-KERNEL(float, aurender_largest_magnitude, (const float *const *channels, int channel_count, long frames),
-       (channels, channel_count, frames), return largest_magnitude(channels, channel_count, frames);)
 
 /// Frames a true-peak scan tests, and interpolates, together.
 enum { SCAN_GROUP = 16 };

@@ -58,17 +58,6 @@ import Testing
         }
     }
 
-    @Test func theLargestMagnitudeMatchesAPlainLoop() {
-        let data = Self.channels(3, frames: 300)
-        Self.onBothPaths {
-            for frames in [0, 1, 13, 299] {
-                let found = Self.withPointers(data, offset: 1) { aurender_largest_magnitude($0, 3, frames) }
-                let expected = data.map { $0[1..<(1 + frames)].map(abs).max() ?? 0 }.max() ?? 0
-                #expect(found == expected)
-            }
-        }
-    }
-
     /// Quiet noise with a loud frame now and then, so most groups can be skipped once one has passed.
     static func spiky(frames: Int) -> [Float] {
         var samples = channels(1, frames: frames)[0].map { $0 * 0.05 }

@@ -178,8 +178,6 @@ void aurender_two_biquad_energy(const float *left, const float *right, long fram
 void aurender_outline_accumulate(const float *const *channels, int channel_count, long frames, long phase,
                                  float *minimum, float *maximum, float *sums);
 
-/// The largest magnitude among `frames` frames of `channel_count` channels (0 when there are none).
-float aurender_largest_magnitude(const float *const *channels, int channel_count, long frames);
 
 /// A true-peak meter's pass over `frames` frames of one channel: raises `sample_peak` to their
 /// largest magnitude and `point_peak` to the largest magnitude among their interpolated points
