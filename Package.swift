@@ -118,7 +118,7 @@ let package = Package(
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
-        // `bench/sketch-cost.sh`'s load: a minute of noise through a SignalSketcher, for callgrind.
+        // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.
         .executableTarget(name: "SketchBenchmark", dependencies: ["AudioGraph", "SignalAnalysis"], path: "bench/SketchBenchmark"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -104,6 +104,33 @@ instructions() {
     count "aurender --rate 48000 in.wav out.wav" "$stripped" --rate 48000 "$input" "$work/au48-1.wav"
     count "aurender --rate 48000 --resampler libsamplerate in.wav out.wav" "$stripped" --rate 48000 --resampler libsamplerate \
         "$input" "$work/au48-1.wav"
+    return "$failed"
+}
+
+# The analysis module's cost under callgrind: the instructions a frame a SignalSketcher adds, for
+# one minute of stereo 44.1 kHz noise (the SketchBenchmark product), with the stream's length
+# known and unknown; the noise's generation, measured alone, is subtracted. Fails when a sketcher
+# takes more than SKETCH_LIMIT instructions a frame (what was reached, 34.5, and a margin).
+SKETCH_LIMIT=40
+sketch() {
+    local stripped=$work/sketch-stripped frames=2646000 base total mode failed=0
+    swift build -c release --product SketchBenchmark >/dev/null
+    strip -o "$stripped" .build/release/SketchBenchmark
+    echo "## SignalSketcher, 1 minute of stereo 44.1 kHz noise in blocks of 4096 frames (callgrind)"
+    echo "| length | instructions | per frame |"
+    echo "|---|---|---|"
+    refs() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" "$1" 2>&1 >/dev/null \
+            | awk '/Collected :/ {print $NF}'
+    }
+    base=$(refs none)
+    for mode in sketch unknown; do
+        total=$(refs "$mode")
+        awk -v m="$mode" -v t="$total" -v b="$base" -v f="$frames" \
+            'BEGIN { printf "| %s | %.1f M | %.2f |\n", m == "sketch" ? "known" : "unknown", (t - b) / 1e6, (t - b) / f }'
+        awk -v t="$total" -v b="$base" -v f="$frames" -v l="$SKETCH_LIMIT" 'BEGIN { exit !((t - b) / f <= l) }' \
+            || { echo "FAIL: a sketcher ($mode) takes over $SKETCH_LIMIT instructions a frame" >&2; failed=1; }
+    done
     return "$failed"
 }
 
@@ -365,6 +392,7 @@ case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
     instructions) instructions ;;
+    sketch) sketch ;;
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
@@ -375,6 +403,6 @@ case $which in
     plugin) plugin ;;
     effects) effects ;;
     reports) reports ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]" >&2; exit 64 ;;
+    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]" >&2; exit 64 ;;
 esac

@@ -8,7 +8,8 @@ import CAudioKernels
 /// lock, and its memory does not grow with the stream's length. The sketch does not depend on
 /// the sizes of the blocks the stream arrives in: each part (`WaveformOutline`, `WelchSpectrum`,
 /// `GatedLoudness`, `TruePeakMeter`) works on spans fixed by stream position or computes each
-/// frame alike wherever a block begins.
+/// frame alike wherever a block begins (the true-peak meter may skip other groups of frames,
+/// but only ones that cannot change its result).
 public final class SignalSketcher: RenderNotify {
     /// The stream's rate and channel count.
     public let sampleRate: Double

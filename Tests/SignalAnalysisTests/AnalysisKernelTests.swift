@@ -1,3 +1,4 @@
+import Foundation
 import CAudioKernels
 import Testing
 
@@ -57,13 +58,44 @@ import Testing
         }
     }
 
-    @Test func theLargestMagnitudeMatchesAPlainLoop() {
-        let data = Self.channels(3, frames: 300)
+    /// Quiet noise with a loud frame now and then, so most groups can be skipped once one has passed.
+    static func spiky(frames: Int) -> [Float] {
+        var samples = channels(1, frames: frames)[0].map { $0 * 0.05 }
+        for index in stride(from: 150, to: frames, by: 431) { samples[index] = index % 2 == 0 ? 0.95 : -0.9 }
+        return samples
+    }
+
+    @Test(arguments: [(phases: 3, taps: 12), (phases: 1, taps: 24), (phases: 2, taps: 5)])
+    func theTruePeakScanMatchesAPlainLoop(phases: Int, taps: Int) {
+        let frames = 1500, reach = taps - 1
+        let samples = Self.spiky(frames: reach + frames)
+        let coefficients = (0..<(phases * taps)).map { index in Float(sin(Double(index) * 1.7 + 0.3)) / Float(taps) * 4 }
+        let sums = (0..<phases).map { phase in coefficients[(phase * taps)..<((phase + 1) * taps)].reduce(0) { $0 + abs($1) } }
+        let bound = max(1, sums.max()!) * (1 + 1e-5)
+        var expectedSamples: Float = 0, expectedPoints: Float = 0
+        for frame in 0..<frames {
+            expectedSamples = max(expectedSamples, abs(samples[reach + frame]))
+            for phase in 0..<phases {
+                var sum: Float = 0
+                for k in 0..<taps { sum += coefficients[phase * taps + k] * samples[frame + k] }
+                expectedPoints = max(expectedPoints, abs(sum))
+            }
+        }
         Self.onBothPaths {
-            for frames in [0, 1, 13, 299] {
-                let found = Self.withPointers(data, offset: 1) { aurender_largest_magnitude($0, 3, frames) }
-                let expected = data.map { $0[1..<(1 + frames)].map(abs).max() ?? 0 }.max() ?? 0
-                #expect(found == expected)
+            for cuts in [[1500], [1, 16, 300, 7, 1176], [33, 1467]] {
+                for skips: Int32 in [1, 0] {
+                    var samplePeak: Float = 0, pointPeak: Float = 0
+                    var skipped = 0, done = 0
+                    samples.withUnsafeBufferPointer { buffer in
+                        for count in cuts {
+                            skipped += aurender_true_peak_scan(buffer.baseAddress! + reach + done, count, coefficients, Int32(phases),
+                                                               Int32(taps), bound, skips, &samplePeak, &pointPeak)
+                            done += count
+                        }
+                    }
+                    #expect(samplePeak == expectedSamples && pointPeak == expectedPoints, "cut \(cuts), skips \(skips)")
+                    #expect(skips == 1 ? skipped > 20 : skipped == 0, "\(skipped) groups skipped")
+                }
             }
         }
     }

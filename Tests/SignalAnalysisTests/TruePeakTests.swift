@@ -2,7 +2,7 @@ import Foundation
 @testable import SignalAnalysis
 import Testing
 
-/// True peaks against libebur128's, and the skipping of quiet pieces against interpolating all.
+/// True peaks against libebur128's, and the skipping of quiet groups against interpolating all.
 @Suite struct TruePeakTests {
     static func decibels(_ level: Double) -> Double { 20 * log10(level) }
 
@@ -37,12 +37,12 @@ import Testing
     }
 
     @Test(arguments: [44100.0, 96000])
-    func skippingQuietPiecesChangesNothing(sampleRate: Double) {
+    func skippingQuietGroupsChangesNothing(sampleRate: Double) {
         var samples = Signals.noise(amplitude: 0.5, sampleRate: sampleRate, seconds: 3, channels: 2)
         for index in stride(from: 40000, to: samples.count, by: 97_003) { samples[index] *= 1.9 }
         var skipped = 0
         let meters = [true, false].map { skips in
-            let meter = TruePeakMeter(channelCount: 2, sampleRate: sampleRate, skipsQuietPieces: skips)
+            let meter = TruePeakMeter(channelCount: 2, sampleRate: sampleRate, skipsQuietGroups: skips)
             var left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
             var right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
             left.withUnsafeMutableBufferPointer { left in
@@ -51,11 +51,11 @@ import Testing
                     pointers.withUnsafeBufferPointer { meter.add($0.baseAddress!, frames: left.count) }
                 }
             }
-            skipped += meter.piecesSkipped
+            skipped += meter.groupsSkipped
             return meter
         }
         #expect(meters[0].truePeak == meters[1].truePeak)
         #expect(meters[0].samplePeak == meters[1].samplePeak)
-        #expect(meters[0].piecesSkipped > 0 && meters[1].piecesSkipped == 0, "\(skipped) pieces skipped")
+        #expect(meters[0].groupsSkipped > 0 && meters[1].groupsSkipped == 0, "\(skipped) groups skipped")
     }
 }

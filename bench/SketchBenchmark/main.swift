@@ -1,6 +1,6 @@
 // Feeds one minute of stereo pink-ish noise at 44.1 kHz to a SignalSketcher in blocks of 4096
 // frames, for callgrind: `sketch` (length known), `unknown` (length unknown) or `none` (the
-// noise alone, to subtract). bench/sketch-cost.sh runs the three and prints instructions a frame.
+// noise alone, to subtract). `bench/run.sh sketch` runs the three and prints instructions a frame.
 import AudioGraph
 import SignalAnalysis
 #if canImport(Glibc)

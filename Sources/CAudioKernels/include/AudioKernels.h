@@ -178,7 +178,18 @@ void aurender_two_biquad_energy(const float *left, const float *right, long fram
 void aurender_outline_accumulate(const float *const *channels, int channel_count, long frames, long phase,
                                  float *minimum, float *maximum, float *sums);
 
-/// The largest magnitude among `frames` frames of `channel_count` channels (0 when there are none).
-float aurender_largest_magnitude(const float *const *channels, int channel_count, long frames);
+
+/// A true-peak meter's pass over `frames` frames of one channel: raises `sample_peak` to their
+/// largest magnitude and `point_peak` to the largest magnitude among their interpolated points
+/// (frame i's, with `newest[i]` its newest sample: for each of the `phases` phases, |the sum over
+/// k < taps of coefficients[phase × taps + k] × newest[i - taps + 1 + k]|, summed in that order,
+/// as `aurender_interpolated_peaks` sums them). With `skips` non-zero, frames go in groups of 16,
+/// and a group none of whose points can pass the larger peak so far is not interpolated: its
+/// largest magnitude over the samples its points read, times `bound` (at least the largest sum
+/// of a phase's absolute coefficients, a little over for rounding), is not above that peak. So the
+/// peaks are the ones interpolating every frame gives, bit for bit. Returns the groups skipped.
+/// `newest[-(taps - 1)]` onward must be readable.
+long aurender_true_peak_scan(const float *newest, long frames, const float *coefficients, int phases, int taps, float bound,
+                             int skips, float *sample_peak, float *point_peak);
 
 #endif
