@@ -361,6 +361,7 @@ reports() {
     local folder json=$work/reports.json stripped=$work/aurender-stripped
     folder=$(batch_inputs)
     strip -o "$stripped" "$aurender"
+    strip --strip-debug -o "$work/aurender-symbols" "$aurender"
     echo "## Reports on a batch of twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster, -j 2 (median of 7 runs)"
     hyperfine --warmup 1 --runs 7 -N --export-json "$json" \
         -n none "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder" \
@@ -371,9 +372,16 @@ reports() {
         | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
     page=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" --quiet --eq 'Bass Booster' "$folder/take-01.wav" "$work/r1.wav" \
         --report "$work/r1.html" 2>&1 | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
-    python3 - "$json" "$plain" "$page" "$(stat -c %s "$work/r.html")" <<'PY'
+    # Where the page's instructions go: the pictures (outline, spectrum) and the levels (loudness, true peak).
+    local parts
+    parts=$(valgrind --tool=callgrind --callgrind-out-file="$work/reports.cg" "$work/aurender-symbols" --quiet --eq 'Bass Booster' \
+        "$folder/take-01.wav" "$work/r1.wav" --report "$work/r1.html" >/dev/null 2>&1 && callgrind_annotate "$work/reports.cg" 2>/dev/null \
+        | awk '/outline_accumulate|WelchSpectrum|libfftw3f/ {gsub(",", "", $1); pictures += $1}
+               /true_peak_scan|two_biquad_energy|GatedLoudness|KWeighting|TruePeakMeter/ {gsub(",", "", $1); levels += $1}
+               END {print pictures + 0, levels + 0}')
+    python3 - "$json" "$plain" "$page" "$(stat -c %s "$work/r.html")" $parts <<'PY'
 import json, sys
-path, plain, page, size = sys.argv[1:]
+path, plain, page, size, pictures, levels = sys.argv[1:]
 medians = {r["command"]: r["median"] for r in json.load(open(path))["results"]}
 print("| report | wall time | ÷ no report |")
 print("|---|---|---|")
@@ -381,6 +389,8 @@ for name, label in (("none", "none"), ("json", "`--report r.json`"), ("page", "`
     print("| %s | %.2f s | %.3f |" % (label, medians[name], medians[name] / medians["none"]))
 print("\nInstructions, one 1-minute file: %.1f M without a report, %.1f M with the page (%.1f %% more); the page of twenty files: %d kB"
       % (int(plain) / 1e6, int(page) / 1e6, 100 * (int(page) / int(plain) - 1), int(size) / 1000))
+print("Of the page's: the pictures (outlines, spectra) %.1f M (%.1f %% of the render without a report), the levels (loudness, true peak) %.1f M (%.1f %%)"
+      % (int(pictures) / 1e6, 100 * int(pictures) / int(plain), int(levels) / 1e6, 100 * int(levels) / int(plain)))
 overhead = medians["page"] / medians["none"]
 if overhead >= 1.10:
     print("  FAIL: the page and JUnit add %.1f %% to the batch's wall time (the limit is 10 %%)" % (100 * (overhead - 1)), file=sys.stderr)
