@@ -1,20 +1,21 @@
 # aurender: the quick start's commands. Each installs what it needs when it is missing.
-APT_PACKAGES = libsndfile1-dev libvorbis-dev libmpg123-dev libsamplerate0-dev libsoxr-dev libebur128-dev libavformat-dev libavcodec-dev libavutil-dev pkg-config \
+APT_PACKAGES = libsndfile1-dev libvorbis-dev libmpg123-dev libsamplerate0-dev libsoxr-dev libebur128-dev libfftw3-dev libavformat-dev libavcodec-dev libavutil-dev pkg-config \
 	libsoundtouch-dev \
-	ladspa-sdk liblilv-dev lilv-utils lv2-examples fomp
+	ladspa-sdk liblilv-dev lilv-utils lv2-examples fomp zlib1g-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus \
-	release-build install uninstall install-check deb deb-check cluster-check
+	release-build install uninstall install-check deb deb-check cluster-check screenshots
 
 # The release build that `make demo`, `make install` and `make deb` share: the Swift runtime linked
 # in (the binary runs where no Swift toolchain is installed), no $ORIGIN run path, and symbols
 # bound at load time so the relocations can be read-only (as Debian's hardening asks).
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 
-## Installs the C libraries from Debian's packages, if pkg-config cannot find them.
+## Installs the C libraries from Debian's packages, if pkg-config cannot find them, and the tools
+## the tests run when they are missing.
 deps:
-	@{ pkg-config --exists sndfile vorbisfile libmpg123 samplerate soxr libebur128 libavformat libavcodec libavutil lilv-0 2>/dev/null \
+	@{ pkg-config --exists sndfile vorbisfile libmpg123 samplerate soxr libebur128 fftw3f libavformat libavcodec libavutil lilv-0 zlib 2>/dev/null \
 		&& [ -f /usr/include/ladspa.h ] && [ -f /usr/include/SoundTouchDLL.h ] && [ -f /usr/lib/ladspa/amp.so ] && [ -d /usr/lib/lv2/eg-amp.lv2 ] && [ -d /usr/lib/lv2/fomp.lv2 ]; } || { \
 		echo "installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); }
@@ -26,6 +27,23 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq flac vorbis-tools opus-tools; }
 	@command -v groff >/dev/null || { echo "installing groff-base (the manual page's test renders it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq groff-base; }
+	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || { \
+		echo "installing chromium-headless-shell (the tests screenshot the HTML and SVG aurender writes)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium-headless-shell; }
+
+## Renders a batch of the fixtures (one made to clip) with a report page, and screenshots the page
+## in headless chromium for the README and the docs: docs/images/report.png.
+SCREENSHOT_BROWSER = $(shell command -v chromium-headless-shell || command -v chromium)
+screenshots: deps
+	swift build --product aurender
+	rm -rf out/screenshots && mkdir -p out/screenshots/takes
+	cp fixtures/music.wav fixtures/speech.wav out/screenshots/takes/
+	.build/debug/aurender -q --gain 9 out/screenshots/takes/music.wav out/screenshots/takes/loud-music.wav
+	cd out/screenshots && ../../.build/debug/aurender -q --eq "Bass Booster" -o build takes --report report.html --junit junit.xml
+	$(SCREENSHOT_BROWSER) --headless $$([ "$$(id -u)" = 0 ] && echo --no-sandbox) --disable-gpu --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size=1000,1100 --user-data-dir=$(CURDIR)/out/screenshots/profile \
+		--screenshot=$(CURDIR)/docs/images/report.png file://$(CURDIR)/out/screenshots/report.html
+	@ls -l docs/images/report.png
 
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps

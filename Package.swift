@@ -18,7 +18,10 @@ import Foundation
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
 /// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
-/// `Loudness` wraps libebur128 (BS.1770 metering). `PluginHost` hosts LADSPA plugins (dlopen,
+/// `Loudness` wraps libebur128 (BS.1770 metering). `FourierTransforms` wraps FFTW's
+/// single-precision real transform (`CFFTW`) as `RealFFT`. `SignalAnalysis`, on the DSP kernels
+/// and `FourierTransforms`, keeps the sketch a report draws of a stream as it goes by
+/// (`SignalSketcher`: waveform outline, average spectrum, integrated loudness, true peak). `PluginHost` hosts LADSPA plugins (dlopen,
 /// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
 /// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
 /// `NodeCatalogue.kinds`) that graph files are built from and the format registry's
@@ -86,6 +89,11 @@ let package = Package(
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
         ),
+        .systemLibrary(
+            name: "CFFTW",
+            pkgConfig: "fftw3f",
+            providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
+        ),
         .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
         // SoundTouch's C interface, libSoundTouchDll; soundtouch.pc names the C++ library instead.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
@@ -105,9 +113,13 @@ let package = Package(
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
+        .target(name: "FourierTransforms", dependencies: ["CFFTW"]),
+        .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
+        // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.
+        .executableTarget(name: "SketchBenchmark", dependencies: ["AudioGraph", "SignalAnalysis"], path: "bench/SketchBenchmark"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
@@ -117,7 +129,7 @@ let package = Package(
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost"]),
+                                                 "PluginHost", "SignalAnalysis"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -126,6 +138,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "GraphTestSupport", dependencies: ["AudioGraph", "MallocCounter"], path: "Tests/GraphTestSupport"),
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
+        .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "BrowserSupport", dependencies: ["CZlib"], path: "Tests/BrowserSupport"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
@@ -135,10 +149,13 @@ let package = Package(
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
+        .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
+                                                                "MallocCounter"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "MallocCounter", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
-        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal"]),
+        .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal", "BrowserSupport"]),
+        .testTarget(name: "BrowserSupportTests", dependencies: ["BrowserSupport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

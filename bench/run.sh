@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -107,6 +107,33 @@ instructions() {
     return "$failed"
 }
 
+# The analysis module's cost under callgrind: the instructions a frame a SignalSketcher adds, for
+# one minute of stereo 44.1 kHz noise (the SketchBenchmark product), with the stream's length
+# known and unknown; the noise's generation, measured alone, is subtracted. Fails when a sketcher
+# takes more than SKETCH_LIMIT instructions a frame (what was reached, 34.5, and a margin).
+SKETCH_LIMIT=40
+sketch() {
+    local stripped=$work/sketch-stripped frames=2646000 base total mode failed=0
+    swift build -c release --product SketchBenchmark >/dev/null
+    strip -o "$stripped" .build/release/SketchBenchmark
+    echo "## SignalSketcher, 1 minute of stereo 44.1 kHz noise in blocks of 4096 frames (callgrind)"
+    echo "| length | instructions | per frame |"
+    echo "|---|---|---|"
+    refs() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" "$1" 2>&1 >/dev/null \
+            | awk '/Collected :/ {print $NF}'
+    }
+    base=$(refs none)
+    for mode in sketch unknown; do
+        total=$(refs "$mode")
+        awk -v m="$mode" -v t="$total" -v b="$base" -v f="$frames" \
+            'BEGIN { printf "| %s | %.1f M | %.2f |\n", m == "sketch" ? "known" : "unknown", (t - b) / 1e6, (t - b) / f }'
+        awk -v t="$total" -v b="$base" -v f="$frames" -v l="$SKETCH_LIMIT" 'BEGIN { exit !((t - b) / f <= l) }' \
+            || { echo "FAIL: a sketcher ($mode) takes over $SKETCH_LIMIT instructions a frame" >&2; failed=1; }
+    done
+    return "$failed"
+}
+
 passthrough() {
     local input
     input=$(make_input 10)
@@ -200,13 +227,20 @@ memory() {
     rm -f "$work/mem.wav"
 }
 
-batch() {
+# Twenty 1-minute stereo 44.1 kHz 16-bit WAVs (pink noise and a tone each) in one folder; prints the folder.
+batch_inputs() {
     local folder=$work/batch-in minute
     mkdir -p "$folder"
     for minute in $(seq -w 1 20); do
         [ -f "$folder/take-$minute.wav" ] || sox -n -r 44100 -c 2 -b 16 "$folder/take-$minute.wav" \
             synth 60 pinknoise synth sine mix "$((200 + 37 * 10#$minute))" vol 0.4
     done
+    echo "$folder"
+}
+
+batch() {
+    local folder
+    folder=$(batch_inputs)
     echo "## Twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster (wall time; lower is better)"
     hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/batch.md" \
         -n "aurender -j 1" "$aurender --eq 'Bass Booster' -j 1 -o $work/batch-j1 $folder" \
@@ -321,10 +355,54 @@ PY
     return $failed
 }
 
+# What a batch's reports cost: the same batch with no report, a JSON report, and a page with
+# its pictures plus JUnit; fails when the page and JUnit add 10 % or more to the wall time.
+reports() {
+    local folder json=$work/reports.json stripped=$work/aurender-stripped
+    folder=$(batch_inputs)
+    strip -o "$stripped" "$aurender"
+    strip --strip-debug -o "$work/aurender-symbols" "$aurender"
+    echo "## Reports on a batch of twenty 1-minute stereo 44.1 kHz 16-bit WAVs through Bass Booster, -j 2 (median of 7 runs)"
+    hyperfine --warmup 1 --runs 7 -N --export-json "$json" \
+        -n none "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder" \
+        -n json "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder --report $work/r.json" \
+        -n page "$aurender --quiet --eq 'Bass Booster' -j 2 -o $work/reports-out $folder --report $work/r.html --junit $work/r.xml" >/dev/null
+    local plain page
+    plain=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" --quiet --eq 'Bass Booster' "$folder/take-01.wav" "$work/r1.wav" 2>&1 \
+        | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
+    page=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" --quiet --eq 'Bass Booster' "$folder/take-01.wav" "$work/r1.wav" \
+        --report "$work/r1.html" 2>&1 | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}')
+    # Where the page's instructions go: the pictures (outline, spectrum) and the levels (loudness, true peak).
+    local parts
+    parts=$(valgrind --tool=callgrind --callgrind-out-file="$work/reports.cg" "$work/aurender-symbols" --quiet --eq 'Bass Booster' \
+        "$folder/take-01.wav" "$work/r1.wav" --report "$work/r1.html" >/dev/null 2>&1 && callgrind_annotate "$work/reports.cg" 2>/dev/null \
+        | awk '/outline_accumulate|WelchSpectrum|libfftw3f/ {gsub(",", "", $1); pictures += $1}
+               /true_peak_scan|two_biquad_energy|GatedLoudness|KWeighting|TruePeakMeter/ {gsub(",", "", $1); levels += $1}
+               END {print pictures + 0, levels + 0}')
+    python3 - "$json" "$plain" "$page" "$(stat -c %s "$work/r.html")" $parts <<'PY'
+import json, sys
+path, plain, page, size, pictures, levels = sys.argv[1:]
+medians = {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+print("| report | wall time | ÷ no report |")
+print("|---|---|---|")
+for name, label in (("none", "none"), ("json", "`--report r.json`"), ("page", "`--report r.html --junit r.xml`")):
+    print("| %s | %.2f s | %.3f |" % (label, medians[name], medians[name] / medians["none"]))
+print("\nInstructions, one 1-minute file: %.1f M without a report, %.1f M with the page (%.1f %% more); the page of twenty files: %d kB"
+      % (int(plain) / 1e6, int(page) / 1e6, 100 * (int(page) / int(plain) - 1), int(size) / 1000))
+print("Of the page's: the pictures (outlines, spectra) %.1f M (%.1f %% of the render without a report), the levels (loudness, true peak) %.1f M (%.1f %%)"
+      % (int(pictures) / 1e6, 100 * int(pictures) / int(plain), int(levels) / 1e6, 100 * int(levels) / int(plain)))
+overhead = medians["page"] / medians["none"]
+if overhead >= 1.10:
+    print("  FAIL: the page and JUnit add %.1f %% to the batch's wall time (the limit is 10 %%)" % (100 * (overhead - 1)), file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
     instructions) instructions ;;
+    sketch) sketch ;;
     passthrough) passthrough ;;
     eq) eq ;;
     resample) resample ;;
@@ -334,6 +412,7 @@ case $which in
     batch) batch ;;
     plugin) plugin ;;
     effects) effects ;;
-    all) kernels; echo; instructions; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|all]" >&2; exit 64 ;;
+    reports) reports ;;
+    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]" >&2; exit 64 ;;
 esac

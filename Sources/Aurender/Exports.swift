@@ -6,3 +6,4 @@
 @_exported import PluginHost
 @_exported import Resampling
 @_exported import TimeStretching
+@_exported import SignalAnalysis

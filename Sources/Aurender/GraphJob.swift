@@ -170,7 +170,7 @@ public struct GraphJob {
         var nodes: [String: AudioNode] = [:]
         var order: [AudioNode] = []
         var edges: [(from: String, to: String, bus: Int)] = []
-        var readers: [(input: String, source: FileSource)] = []
+        var readers: [OutputRendering.InputReader] = []
         var eventLines: [String] = []
         var outputNode: GenericOutput?
         do {
@@ -187,8 +187,9 @@ public struct GraphJob {
                 let bus = connection.bus ?? 0
                 guard let destination = nodes[connection.to] else { continue }
                 if let source = files.first(where: { $0.name == connection.from }) {
-                    let reader = OutputRendering.makeReader(source.file, readingAhead: readingAhead)
-                    readers.append((source.path, reader))
+                    let reading = OutputRendering.makeReader(source.file, input: source.path, readingAhead: readingAhead, settings: options)
+                    readers.append(reading)
+                    let reader = reading.source
                     let folds = destination is MixerNode && reader.format.channelCount > 2
                     if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: rate,
                                                                           channelCount: folds ? destination.streamFormat(scope: .output)?.channelCount : nil,

@@ -89,7 +89,7 @@ public struct MixJob {
         let graph = Graph()
         let outputNode = GenericOutput()
         var branches: [RenderPlan.Branch] = []
-        var readers: [(input: String, source: FileSource)] = []
+        var readers: [OutputRendering.InputReader] = []
         var tail: [AudioNode] = []
         var length: Int64? = 0
         do {
@@ -99,8 +99,9 @@ public struct MixJob {
             try mixer.setParameter(MixerNode.masterVolume, Float(options.volume))
             try graph.addNode(mixer)
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
-                let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
-                readers.append((input.path, reader))
+                let reading = OutputRendering.makeReader(file, input: input.path, readingAhead: readingAhead, settings: options.settings)
+                readers.append(reading)
+                let reader = reading.source
                 var chain: [AudioNode] = []
                 var format = reader.format
                 let folds = format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1)

@@ -3,6 +3,7 @@ import AudioGraph
 import AudioNodes
 import Resampling
 import AudioFormats
+import SignalAnalysis
 
 /// What every render shares: choosing the output's container and encoding, deciding on
 /// dither, the converter and fades between the sources and the output, and the loop that
@@ -16,10 +17,21 @@ enum OutputRendering {
         }
     }
 
-    /// The source for `file`: reading ahead on its own thread for a render, the plain reader for
-    /// a plan, which reads no audio.
-    static func makeReader(_ file: any AudioDecoder, readingAhead: Bool) -> FileSource {
-        readingAhead ? ThreadedFileReader(file: file) : AudioFileReader(file: file)
+    /// One input's source, with the sketcher watching what it reads when a report draws it.
+    struct InputReader {
+        /// The input, as named.
+        let input: String
+        let source: FileSource
+        let sketcher: SignalSketcher?
+    }
+
+    /// The source for `file`: reading ahead on its own thread for a render (watched by a
+    /// sketcher when the settings ask for sketches), the plain reader for a plan, which reads no audio.
+    static func makeReader(_ file: any AudioDecoder, input: String, readingAhead: Bool, settings: RenderSettings) -> InputReader {
+        guard readingAhead else { return InputReader(input: input, source: AudioFileReader(file: file), sketcher: nil) }
+        let sketcher = settings.sketchesSignals
+            ? SignalSketcher(sampleRate: file.format.sampleRate, channelCount: file.format.channelCount, expectedFrames: file.length.frames) : nil
+        return InputReader(input: input, source: ThreadedFileReader(file: file, notify: sketcher), sketcher: sketcher)
     }
 
     /// A converter when the requested rate, channels or matrix differ from `input` (nil keeps the
@@ -135,11 +147,12 @@ enum OutputRendering {
 
     /// Pulls `outputNode` to its end into `output`, through an unfinished file put into place
     /// only on success (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
-    /// the level, the sum of the squares of every sample. The graph's scheduled
+    /// the level, the sum of the squares of every sample, and when they ask for sketches, the
+    /// output's. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
-                      encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?,
-                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?) {
+                      encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?, expectedFrames: Int64?,
+                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?) {
         let destination: OutputFile
         if options.durability == .synchronized, !output.isFile {
             throw RenderError.usage("\(output.path): only a regular file can be synchronized to storage, not "
@@ -147,12 +160,14 @@ enum OutputRendering {
         }
         do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
+        let sketcher = options.sketchesSignals
+            ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
                                                                   channelCount: format.channelCount, settings: encoderSettings)
             writer = ThreadedFileWriter(file: encoder, dither: dither, measuringLevel: options.measuresLevel,
-                                        startOffset: destination.position)
+                                        startOffset: destination.position, notify: sketcher)
         } catch {
             destination.discard()
             throw RenderError.output(error)
@@ -179,6 +194,6 @@ enum OutputRendering {
             default: throw error
             }
         }
-        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares)
+        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch())
     }
 }

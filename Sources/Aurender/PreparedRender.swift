@@ -11,7 +11,7 @@ struct PreparedRender {
     /// The mixer and what follows it, for a mix; empty for a single input.
     let tail: [AudioNode]
     /// The sources feeding the graph (kept alive while it renders), each with the input it reads.
-    let readers: [(input: String, source: FileSource)]
+    let readers: [OutputRendering.InputReader]
     let graph: Graph
     let outputNode: GenericOutput
     let format: StreamFormat
@@ -105,7 +105,7 @@ struct PreparedRender {
     /// rewinds the decoders they read.
     private func measure(loudness: Bool, subject: String, progress: RenderProgress?) throws -> LoudnessMeasurement? {
         defer {
-            for (_, source) in readers { (source as? ThreadedFileReader)?.stop() }
+            for reader in readers { (reader.source as? ThreadedFileReader)?.stop() }
         }
         if loudness { return try LoudnessScan.measure(self, path: subject, progress: progress) }
         while case .rendered(let frames) = try outputNode.renderSlice(frameCount: outputNode.maximumFramesPerSlice) {
@@ -122,7 +122,7 @@ struct PreparedRender {
     /// The inputs that gave no audio so far, in the order read.
     var inputsWithoutAudio: [String] {
         var found: [String] = []
-        for (input, source) in readers where source.framesRead == 0 && !found.contains(input) { found.append(input) }
+        for reader in readers where reader.source.framesRead == 0 && !found.contains(reader.input) { found.append(reader.input) }
         return found
     }
 
@@ -180,10 +180,17 @@ struct PreparedRender {
     /// are for `render` to say, which knows the pass that read them to their ends.
     func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
-                                                encoderSettings: encoderSettings, dither: dither, settings: settings)
-        return RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
-                                 frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
-                                 rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+                                                encoderSettings: encoderSettings, dither: dither,
+                                                expectedFrames: expectedFrames, settings: settings)
+        var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
+                                        frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
+                                        rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+        if let output = written.sketch {
+            let processing = branches.count == 1 ? branches[0].chain + tail : tail
+            summary.sketches = RenderSketches(inputs: readers.compactMap { reader in reader.sketcher.map { .init(input: reader.input, sketch: $0.sketch()) } },
+                                              output: output, response: RenderSketches.designedResponse(of: processing, sampleRate: format.sampleRate))
+        }
+        return summary
     }
 }
 

@@ -73,6 +73,9 @@ public struct RenderJob {
         /// The inputs that held no audio (valid files of no frames), in the order read: said
         /// rather than passed off in silence, with the output's emptiness when none held any.
         public var inputsWithoutAudio: [String] = []
+        /// The inputs and the output sketched for a report's pictures; nil unless the settings
+        /// asked for them (`RenderSettings.sketchesSignals`).
+        public var sketches: RenderSketches?
     }
 
     public var input: String
@@ -123,7 +126,8 @@ public struct RenderJob {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
-        let reader = OutputRendering.makeReader(file, readingAhead: readingAhead)
+        let reading = OutputRendering.makeReader(file, input: input, readingAhead: readingAhead, settings: options.settings)
+        let reader = reading.source
         let graph = Graph()
         let outputNode = GenericOutput()
         var chain: [AudioNode] = []
@@ -165,7 +169,7 @@ public struct RenderJob {
         let format = outputNode.streamFormat(scope: .output) ?? reader.format
         let (type, encoding) = try OutputRendering.chooseOutputFormat(output: output, choice: options.format, input: file, format: format)
         let processed = OutputRendering.isProcessing(chain)
-        return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [(input, reader)],
+        return PreparedRender(branches: [RenderPlan.Branch(input: input, file: file, chain: chain)], tail: [], readers: [reading],
                               graph: graph, outputNode: outputNode, format: format, type: type, encoding: encoding,
                               dither: OutputRendering.dither(for: encoding, inputs: [file.encoding], processed: processed, settings: options.settings),
                               expectedFrames: expectedFrames, encoderSettings: options.format.encoder)

@@ -23,6 +23,9 @@ public struct RenderSettings {
     /// Whether to measure the output's RMS level (`RenderJob.Summary.rms`), for a report; off,
     /// the render spends nothing on it. Clipping is counted either way.
     public var measuresLevel = false
+    /// Whether to sketch each input as read and the output as written (`RenderJob.Summary.sketches`:
+    /// outline, spectrum, loudness, true peak), for a report's pictures; off, the render spends nothing on it.
+    public var sketchesSignals = false
     /// The decoder every input is read with, by name (`libsndfile`, `FFmpeg`: a kind in
     /// `FormatRegistry.standard`); nil lets the registry choose by each input's content.
     public var decoder: String?

@@ -47,6 +47,7 @@ extension RenderCommand {
     /// One file rendered: its report, its plan (with `--verbose`) and the warnings it raised.
     struct BatchRendered {
         let report: RenderReport
+        let sketches: RenderSketches?
         let plan: String?
         let warnings: [String]
     }
@@ -71,7 +72,8 @@ extension RenderCommand {
             let count = batchJob.totalItemCount
             printError("shard \(shard) has nothing to do: " + (count == 1 ? "the batch's one input goes" : "all \(count) of the batch's inputs go")
                        + " to other shards")
-            return try rendering.reporting.emit(report)
+            return try rendering.reporting.emit(ReportedRun(isBatch: true, outcomes: report, sketches: [], seconds: 0,
+                                                            arguments: Array(CommandLine.arguments.dropFirst())))
         }
         let preset = try equalizer.resolvePreset(environment: ProcessInfo.processInfo.environment)
         let items = batchJob.items
@@ -88,10 +90,12 @@ extension RenderCommand {
             if !rendering.console.quiet { printError("\(input): skipped: \(reason)") }
             report.skipped.append(BatchReport.NotRendered(input: input, output: nil, reason: reason))
         }
+        var sketches: [RenderSketches?] = []
         for (item, outcome) in zip(items, outcomes) {
             switch outcome {
             case .rendered(let rendered):
                 report.rendered.append(rendered.report)
+                sketches.append(rendered.sketches)
                 for warning in rendered.warnings { printError(warning) }
                 if let plan = rendered.plan {
                     printError(plan)
@@ -113,7 +117,8 @@ extension RenderCommand {
                        + (rendering.console.showsNotes ? "; \(clockTime(audioSeconds)) of audio in \((seconds * 100).rounded() / 100) s "
                           + "(\(realtimeText(audioSeconds: audioSeconds, wallSeconds: seconds)))" : ""))
         }
-        try rendering.reporting.emit(report)
+        try rendering.reporting.emit(ReportedRun(isBatch: true, outcomes: report, sketches: sketches, seconds: seconds,
+                                                 arguments: Array(CommandLine.arguments.dropFirst())))
         if let status = report.failed.first?.exitStatus { throw ExitCode(status) }
     }
 
@@ -140,6 +145,6 @@ extension RenderCommand {
         let started = RenderReport.now()
         let summary = try job.run()
         return BatchRendered(report: report(job, summary: summary, seconds: RenderReport.now() - started, preset: preset),
-                             plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: hints))
+                             sketches: summary.sketches, plan: plan, warnings: RenderMessages.warnings(summary, output: item.output, hints: hints))
     }
 }

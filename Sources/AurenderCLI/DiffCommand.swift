@@ -16,7 +16,9 @@ struct DiffCommand: ParsableCommand {
             the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the \
             largest difference is within --tolerance (default: none at all), 1 when it is not or when \
             the rates, channel counts or lengths differ, 65/66 when a file cannot be read. --json prints \
-            the same findings as one JSON object, with the same exit status.
+            the same findings as one JSON object, with the same exit status. --plot draws both waveforms, \
+            the difference's level over time and the spectra as an SVG, whatever the verdict (files of \
+            different rates or channel counts are not compared, so not drawn).
             """
     )
 
@@ -32,6 +34,10 @@ struct DiffCommand: ParsableCommand {
 
     @Flag(help: "Print the comparison as JSON on standard output.")
     var json = false
+
+    @Option(help: ArgumentHelp("Draw both waveforms, the difference's level over time and the spectra to this SVG file.", valueName: "file.svg"),
+            completion: .file(extensions: ["svg"]))
+    var plot: String?
 
     /// The comparison as `--json` prints it. Levels are in dBFS to 0.01, null for no difference
     /// at all; lengths, differences and the first differing frame are null when the formats differ.
@@ -65,10 +71,15 @@ struct DiffCommand: ParsableCommand {
             print("B: \(second): \(b.format.canonical)")
         }
         if a.format.sampleRate != b.format.sampleRate || a.format.channelCount != b.format.channelCount {
+            if plot != nil { printError("\(plot!): not drawn: the files' rates or channel counts differ, so they are not compared") }
             try finish(report, text: "result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
         }
         let channels = a.format.channelCount, chunk = 65536
         var left = [Float](repeating: 0, count: chunk * channels), right = left
+        let sketchers = plot.map { _ in
+            [a, b, a].map { SignalSketcher(sampleRate: $0.format.sampleRate, channelCount: channels, expectedFrames: $0.length.frames) }
+        }
+        var difference = [Float](repeating: 0, count: sketchers == nil ? 0 : chunk * channels)
         var frames: Int64 = 0, firstDifference: Int64?
         var largest: Float = 0, sumOfSquares = 0.0
         var lengthA: Int64 = 0, lengthB: Int64 = 0
@@ -79,6 +90,12 @@ struct DiffCommand: ParsableCommand {
                 lengthA += Int64(gotA)
                 lengthB += Int64(gotB)
                 let common = min(gotA, gotB)
+                if let sketchers {
+                    sketchers[0].add(interleaved: left, frames: gotA)
+                    sketchers[1].add(interleaved: right, frames: gotB)
+                    for index in 0..<(common * channels) { difference[index] = left[index] - right[index] }
+                    sketchers[2].add(interleaved: difference, frames: common)
+                }
                 for index in 0..<(common * channels) {
                     let difference = abs(left[index] - right[index])
                     if difference > 0, firstDifference == nil { firstDifference = frames + Int64(index / channels) }
@@ -87,8 +104,8 @@ struct DiffCommand: ParsableCommand {
                 }
                 frames += Int64(common)
                 if gotA < chunk || gotB < chunk {
-                    lengthA += try Self.remainingFrames(of: a, finished: gotA < chunk, into: &left, chunk: chunk)
-                    lengthB += try Self.remainingFrames(of: b, finished: gotB < chunk, into: &right, chunk: chunk)
+                    lengthA += try Self.remainingFrames(of: a, finished: gotA < chunk, into: &left, chunk: chunk, seen: sketchers?[0])
+                    lengthB += try Self.remainingFrames(of: b, finished: gotB < chunk, into: &right, chunk: chunk, seen: sketchers?[1])
                     break
                 }
             }
@@ -103,6 +120,11 @@ struct DiffCommand: ParsableCommand {
         report.rmsDifference = rms
         report.rmsDifferenceDBFS = rms > 0 ? ReportJSON.level(20 * log10(rms)) : nil
         report.firstDifferingFrame = firstDifference
+        if let plot, let sketchers {
+            let drawing = DiffPlot(first: (first, sketchers[0].sketch()), second: (second, sketchers[1].sketch()), difference: sketchers[2].sketch(),
+                                   toleranceDBFS: tolerance?.value, firstDifferingFrame: firstDifference)
+            do { try OutputFile.write(text: drawing.svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
+        }
         if !json {
             print("frames: \(lengthA) and \(lengthB)")
             print("max difference: \(Self.dBFS(Double(largest)))")
@@ -130,14 +152,16 @@ struct DiffCommand: ParsableCommand {
         if !passed { throw ExitCode(1) }
     }
 
-    /// The frames left in `file` after the other file ended, read through `buffer`; none when
-    /// `file` has `finished` too.
-    private static func remainingFrames(of file: any AudioDecoder, finished: Bool, into buffer: inout [Float], chunk: Int) throws -> Int64 {
+    /// The frames left in `file` after the other file ended, read through `buffer` (and shown to
+    /// `seen`, when drawing); none when `file` has `finished` too.
+    private static func remainingFrames(of file: any AudioDecoder, finished: Bool, into buffer: inout [Float], chunk: Int,
+                                        seen: SignalSketcher?) throws -> Int64 {
         guard !finished else { return 0 }
         var count: Int64 = 0
         while true {
             let got = try withLibraryMessagesSilenced { try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: chunk) } }
             count += Int64(got)
+            seen?.add(interleaved: buffer, frames: got)
             if got < chunk { return count }
         }
     }

@@ -72,6 +72,7 @@ struct JobRunner {
     /// finished render from its summary and seconds.
     func perform<Job: RenderingJob>(_ job: Job, label: String, planStyle style: PlanStyle?, preface: [String] = [],
                                     report: (RenderJob.Summary, Double) -> RenderReport) throws {
+        let started = RenderReport.now()
         do {
             if let style {
                 print(try withLibraryMessagesSilenced { try job.describe(as: style) })
@@ -82,7 +83,6 @@ struct JobRunner {
                 for line in preface { printError(line) }
                 printError(plan)
             }
-            let started = RenderReport.now()
             let summary = try console.run(job, label: label)
             let seconds = RenderReport.now() - started
             let output = try job.outputDestination.path
@@ -92,11 +92,16 @@ struct JobRunner {
                 if let note = RenderMessages.normalizationNote(summary) { printError(note) }
                 printError(RenderMessages.timing(summary, seconds: seconds))
             }
-            try reporting.emit(report(summary, seconds))
+            try reporting.emit(ReportedRun(single: report(summary, seconds), sketches: summary.sketches, seconds: seconds))
         } catch let error as ExitCode {
             throw error
         } catch {
             let (message, status) = hints.failure(error, subject: label)
+            if reporting.reportsFailures {
+                let failed = BatchReport.NotRendered(input: job.inputPaths.joined(separator: " + "), output: try? job.outputDestination.path,
+                                                     error: message, exitStatus: status.rawValue)
+                do { try reporting.emit(ReportedRun(failed: failed, seconds: RenderReport.now() - started)) } catch { printError("\(error)") }
+            }
             throw fail(message, status)
         }
     }

@@ -6,7 +6,7 @@ import Aurender
 /// plan instead of a render, and the groups that shape every job, each applied to a job in one place.
 ///
 /// The argument parser builds every option group each time the command starts, about half a
-/// million instructions a group: the report's two options and `--fsync` are declared here, not
+/// million instructions a group: the reports' three options and `--fsync` are declared here, not
 /// in groups of their own.
 struct RenderingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Output container.", valueName: "type"))
@@ -34,9 +34,15 @@ struct RenderingOptions: ParsableArguments {
     @OptionGroup(title: "Messages")
     var console: ConsoleOptions
 
-    @Option(help: ArgumentHelp("Write a JSON report of the render (levels, clipping, timing, options) to this file; with -o, of every file.",
-                               valueName: "file.json"))
+    @Option(help: ArgumentHelp("""
+        Write a report of the render (levels, clipping, timing, options) to this file, with -o of every file: JSON, or \
+        with a name ending in .html a page with waveforms and spectra.
+        """, valueName: "file.json|file.html"))
     var report: String?
+
+    @Option(help: ArgumentHelp("Write the run as JUnit XML to this file, each input a test case (failed and skipped with their reasons), for CI.",
+                               valueName: "file.xml"))
+    var junit: String?
 
     @Flag(help: "Print the JSON report on standard output.")
     var json = false
@@ -52,6 +58,9 @@ struct RenderingOptions: ParsableArguments {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
         try conversion.validateCodec(bits: bits)
+        if planStyle != nil, let flag = [(report, "--report"), (junit, "--junit")].first(where: { $0.0 != nil })?.1 {
+            throw ValidationError("\(flag) does not apply to \(plan != nil ? "--plan" : "--dry-run"), which renders nothing")
+        }
     }
 
     /// Refuses `--fsync` for standard output (`-`), which has no storage to flush.
@@ -60,7 +69,7 @@ struct RenderingOptions: ParsableArguments {
     }
 
     /// The report asked for: where it goes.
-    var reporting: ReportOptions { ReportOptions(report: report, json: json) }
+    var reporting: ReportOptions { ReportOptions(report: report, json: json, junit: junit) }
 
     /// How to show the job instead of rendering it, if asked: `--plan`, or `--dry-run` as text.
     var planStyle: PlanStyle? { plan ?? (dryRun ? .text : nil) }

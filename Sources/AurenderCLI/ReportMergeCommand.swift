@@ -29,11 +29,18 @@ struct ReportMergeCommand: ParsableCommand {
             completion: .file(extensions: ["json"]))
     var output: String?
 
+    func validate() throws {
+        if let output, ReportPage.isPage(output) {
+            throw ValidationError("merge writes JSON: a page's pictures need the audio, which the shares' JSON reports do not hold")
+        }
+    }
+
     func run() throws {
         let shares = try reports.map { BatchReport.Share(name: $0, report: try Self.read($0)) }
         let merged: BatchReport
         do { merged = try BatchReport.merging(shares) } catch { throw fail(error.description, .dataError) }
-        try ReportOptions(report: output, json: output == nil).emit(merged)
+        try ReportOptions(report: output, json: output == nil, junit: nil)
+            .emit(ReportedRun(isBatch: true, outcomes: merged, sketches: merged.rendered.map { _ in nil }, seconds: 0, arguments: merged.batch?.arguments ?? []))
     }
 
     /// The batch report in the file at `path`; a file that cannot be read or is not one ends the command.

@@ -156,3 +156,51 @@ void aurender_biquad_pairs(float *left, float *right, long frames, void *section
     run_cascade(left, right, frames, (section *)sections, count);
 }
 #endif
+
+/// The K-weighting pair's energy on pairs: both sections on each frame in turn, then its square.
+INLINE void two_section_energy(const float *left, const float *right, long frames, section *restrict s, double *energy) {
+    pair z1a = s[0].z1, z2a = s[0].z2, z1b = s[1].z1, z2b = s[1].z2, sum = {energy[0], energy[1]};
+    for (long f = 0; f < frames; f++) {
+        pair x = step_pair(read_frame(left, right, f), s[0].b0, s[0].c1, s[0].c2, s[0].a1, s[0].a2, &z1a, &z2a);
+        x = step_pair(x, s[1].b0, s[1].c1, s[1].c2, s[1].a1, s[1].a2, &z1b, &z2b);
+        sum += x * x;
+    }
+    s[0].z1 = z1a, s[0].z2 = z2a, s[1].z1 = z1b, s[1].z2 = z2b;
+    energy[0] = sum[0], energy[1] = sum[1];
+}
+
+#if HAS_WIDE_TARGET
+/// As `two_section_energy`, as a two-stage pipeline: the first section on frame f in the low
+/// pair beside the second on frame f - 1 in the high pair, whose squares the high pair of the
+/// sum collects in frame order (the low pair's sum is not used).
+WIDE_TARGET INLINE void two_section_energy_pipelined(const float *left, const float *right, long frames,
+                                                     section *restrict s, double *energy) {
+    pair carried = step_stored(read_frame(left, right, 0), s);
+    quad b0 = join(s[0].b0, s[1].b0), c1 = join(s[0].c1, s[1].c1), c2 = join(s[0].c2, s[1].c2);
+    quad a1 = join(s[0].a1, s[1].a1), a2 = join(s[0].a2, s[1].a2), z1 = join(s[0].z1, s[1].z1), z2 = join(s[0].z2, s[1].z2);
+    quad sum = join((pair){0, 0}, (pair){energy[0], energy[1]});
+    for (long f = 1; f < frames; f++) {
+        quad x = step_quad(join(read_frame(left, right, f), carried), b0, c1, c2, a1, a2, &z1, &z2);
+        carried = low_pair(x);
+        sum += x * x;
+    }
+    s[0].z1 = low_pair(z1), s[0].z2 = low_pair(z2), s[1].z1 = high_pair(z1), s[1].z2 = high_pair(z2);
+    pair last = step_stored(carried, s + 1), total = high_pair(sum) + last * last;
+    energy[0] = total[0], energy[1] = total[1];
+}
+
+WIDE_TARGET static void two_biquad_energy_wide(const float *left, const float *right, long frames, section *s, double *energy) {
+    two_section_energy_pipelined(left, right, frames, s, energy);
+}
+#endif
+
+void aurender_two_biquad_energy(const float *left, const float *right, long frames, void *sections, double *energy) {
+    if (frames <= 0) return;
+#if HAS_WIDE_TARGET
+    if (use_wide()) {
+        two_biquad_energy_wide(left, right, frames, (section *)sections, energy);
+        return;
+    }
+#endif
+    two_section_energy(left, right, frames, (section *)sections, energy);
+}

@@ -83,7 +83,7 @@ import Testing
     @Test func renderHelpDescribesLoudnessAndMessages() throws {
         let help = try aurender(["render", "--help"])
         for text in ["--normalize <LUFS>", "--true-peak <dBTP>", "--over-ceiling <policy>", "-q, --quiet", "-v, --verbose",
-                     "--report <file.json>"] {
+                     "--report <file.json|file.html>", "--junit <file.xml>"] {
             #expect(help.output.contains(text), "render help lacks \(text)")
         }
     }

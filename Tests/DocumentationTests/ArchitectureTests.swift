@@ -21,10 +21,12 @@ import Testing
         "Resampling": ["CSamplerate", "CSoxr"],
         "TimeStretching": ["CSoundTouch"],
         "Loudness": ["CEbur128"],
+        "FourierTransforms": ["CFFTW"],
+        "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost"],
-        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost"],
+        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -35,6 +37,7 @@ import Testing
         ("libsoxr", "soxr_", "Sources/Resampling/LibSoxr.swift"),
         ("SoundTouch", "soundtouch_", "Sources/TimeStretching/LibSoundTouch.swift"),
         ("libebur128", "ebur128_", "Sources/Loudness/LibEbur128.swift"),
+        ("FFTW", "fftwf?_", "Sources/FourierTransforms/LibFFTW.swift"),
         ("libmpg123", "mpg123_", "Sources/Mpg123Formats/LibMpg123.swift"),
         ("libvorbisfile", "ov_", "Sources/VorbisFormats/LibVorbisFile.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),

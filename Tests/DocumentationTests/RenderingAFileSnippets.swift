@@ -25,6 +25,22 @@ import Testing
         #expect(folder.contents() == ["music-rock.wav"])
     }
 
+    @Test func aRenderSketchesItsInputAndOutput() throws {
+        let folder = try TemporaryFolder()
+        let inputPath = fixture("music.wav"), outputPath = folder.file("copy.wav")
+        // snippet: render-sketches
+        var sketching = RenderJob.Options()
+        sketching.settings.sketchesSignals = true
+        let sketched = RenderJob(input: inputPath, output: .file(outputPath), options: sketching)
+        let sketches = try sketched.run().sketches
+        let change = (sketches?.output.integratedLoudness ?? 0) - (sketches?.inputs.first?.sketch.integratedLoudness ?? 0)
+        // snippet end
+        #expect(sketches?.inputs.map(\.input) == [inputPath])
+        #expect(sketches?.output.frames == 132_300)
+        #expect(abs(change) < 0.01, "a copy keeps its loudness: \(change)")
+        #expect(sketches?.response.isEmpty == true, "nothing designed to change the response")
+    }
+
     @Test func aPlanDescribesTheGraphWithoutReadingAudio() throws {
         let folder = try TemporaryFolder()
         let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")

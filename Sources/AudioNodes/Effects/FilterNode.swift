@@ -217,3 +217,15 @@ extension FilterNode {
             return FilterNode(name: name, bands: bands)
         })
 }
+
+extension FilterNode: FrequencyResponding {
+    /// The sum of the bands' responses at their current settings (bypassed bands give 0 dB).
+    public func responseDecibels(at frequency: Double) -> Double {
+        initialBands.indices.reduce(0) { total, index in
+            let band = band(index)
+            guard !band.bypassed, let coefficients = try? BiquadCoefficients.design(band.shape, frequency: band.frequency, gain: band.gain,
+                                                                                    width: band.width, sampleRate: sampleRate) else { return total }
+            return total + coefficients.magnitude(at: frequency, sampleRate: sampleRate)
+        }
+    }
+}

@@ -284,3 +284,13 @@ extension GraphicEQNode {
         },
         choice: { parameter, text, context in parameter == "preset" ? try context.findPreset(text).name : text })
 }
+
+extension GraphicEQNode: FrequencyResponding {
+    /// The current preset's cascade and both preamps (the preset's and the node's parameter).
+    public func responseDecibels(at frequency: Double) -> Double {
+        guard let format = streamFormat(scope: .input, bus: 0), sectionGains.indices.contains(presetIndex) else { return 0 }
+        return GraphicEQDesign.cascadeMagnitude(sectionGains: sectionGains[presetIndex], bands: currentPreset.bands, at: frequency,
+                                                sampleRate: format.sampleRate)
+            + currentPreset.preamp + Double(parameter(Parameter.preamp))
+    }
+}

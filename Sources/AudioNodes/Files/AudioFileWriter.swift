@@ -20,6 +20,8 @@ public final class AudioFileWriter {
     public private(set) var sumOfSquares: Double?
     /// The dither added when quantizing, if any; its state advances with every sample.
     public private(set) var dither: TPDFDither?
+    /// Told of every block written, before quantization, on the thread that writes.
+    public let notify: (any RenderNotify)?
     private let integerBits: Int?
     private let scratchFrames: Int
     private let scratch: UnsafeMutableRawPointer
@@ -27,10 +29,11 @@ public final class AudioFileWriter {
     private let destination: OutputFile?
 
     /// A writer for `file`, taking slices of at most `maximumFrames` frames; `dither` applies
-    /// to integer encodings only; `measuringLevel` adds up `sumOfSquares`.
+    /// to integer encodings only; `measuringLevel` adds up `sumOfSquares`; `notify` is told of
+    /// every block written.
     public convenience init(file: any AudioEncoder, maximumFrames: Int = Graph.defaultMaximumFramesPerSlice, dither: TPDFDither? = nil,
-                            measuringLevel: Bool = false) {
-        self.init(file: file, destination: nil, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel)
+                            measuringLevel: Bool = false, notify: (any RenderNotify)? = nil) {
+        self.init(file: file, destination: nil, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel, notify: notify)
     }
 
     /// A writer of `encoding` in `container` at `format`'s rate and channels to `path` (`-` is
@@ -49,11 +52,14 @@ public final class AudioFileWriter {
             destination.discard()
             throw error
         }
-        self.init(file: encoder, destination: destination, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel)
+        self.init(file: encoder, destination: destination, maximumFrames: maximumFrames, dither: dither, measuringLevel: measuringLevel,
+                  notify: nil)
     }
 
-    private init(file: any AudioEncoder, destination: OutputFile?, maximumFrames: Int, dither: TPDFDither?, measuringLevel: Bool) {
+    private init(file: any AudioEncoder, destination: OutputFile?, maximumFrames: Int, dither: TPDFDither?, measuringLevel: Bool,
+                 notify: (any RenderNotify)?) {
         self.destination = destination
+        self.notify = notify
         sumOfSquares = measuringLevel ? 0 : nil
         self.file = file
         self.dither = file.encoding.integerBits == nil ? nil : dither
@@ -82,6 +88,7 @@ public final class AudioFileWriter {
             try file.write(floats, frames: frames)
         }
         if let sum = sumOfSquares { sumOfSquares = sum + SampleConversion.sumOfSquares(buffers, frames: frames) }
+        notify?.rendered(buffers, frames: frames)
         framesWritten += Int64(frames)
     }
 

@@ -46,3 +46,8 @@ extension GainNode {
         settings: [SettingDescription("gain", .number(.decibels, -96...96), "the gain in dB", required: true)],
         make: { name, settings, _ in GainNode(name: name, decibels: settings.number("gain")!) })
 }
+
+extension GainNode: FrequencyResponding {
+    /// The gain, the same at every frequency.
+    public func responseDecibels(at frequency: Double) -> Double { decibels }
+}

@@ -18,13 +18,16 @@ public final class ThreadedFileReader: FileSource {
     private var position = 0
     private var finished = false
 
-    /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames.
-    public init(file: any AudioDecoder, slotFrames: Int = 65536, slotCount: Int = 4) {
+    /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames; `notify` is
+    /// told of every block read, on the worker's thread.
+    public init(file: any AudioDecoder, slotFrames: Int = 65536, slotCount: Int = 4, notify: (any RenderNotify)? = nil) {
         // Safe: only the worker decodes from here on; the format and length others read are fixed at open.
         nonisolated(unsafe) let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
         format = reader.format
         let ring = SlotRing(slotCount: slotCount, channelCount: format.channelCount, capacity: slotFrames)
         self.ring = ring
+        // Safe: only the worker calls it until the reader stops; its owner reads what it kept after that.
+        nonisolated(unsafe) let notify = notify
         worker = BackgroundThread {
             while true {
                 let slot = ring.acquireFree()
@@ -34,6 +37,7 @@ public final class ThreadedFileReader: FileSource {
                     slot.frames = try reader.render(&flags, RenderRequest(timeStamp: AudioTimeStamp(sampleTime: reader.framesRead),
                                                                           bus: 0, frameCount: ring.capacity), slot.storage.list)
                     slot.failure = nil
+                    notify?.rendered(slot.storage.list, frames: slot.frames)
                 } catch {
                     slot.frames = 0
                     slot.failure = error

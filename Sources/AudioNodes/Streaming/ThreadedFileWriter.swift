@@ -39,12 +39,13 @@ public final class ThreadedFileWriter {
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
     /// applies to integer encodings only; `measuringLevel` adds up `sumOfSquares`; `startOffset`,
-    /// the byte at which the encoder writes its first frame, lines the later blocks up with pages.
+    /// the byte at which the encoder writes its first frame, lines the later blocks up with pages;
+    /// `notify` is told of every block written, on the worker's thread.
     public init(file: any AudioEncoder, slotFrames: Int = 65536, slotCount: Int = 4, dither: TPDFDither? = nil,
-                measuringLevel: Bool = false, startOffset: Int64? = nil) {
+                measuringLevel: Bool = false, startOffset: Int64? = nil, notify: (any RenderNotify)? = nil) {
         blockFrames = Self.firstBlockFrames(startOffset: startOffset, encoding: file.encoding, channelCount: file.channelCount,
                                             capacity: slotFrames)
-        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel)
+        let writer = AudioFileWriter(file: file, maximumFrames: slotFrames, dither: dither, measuringLevel: measuringLevel, notify: notify)
         self.writer = writer
         let ring = SlotRing(slotCount: slotCount, channelCount: file.channelCount, capacity: slotFrames)
         self.ring = ring

@@ -169,4 +169,33 @@ typedef struct {
 void aurender_limiter_gains(aurender_limiter_gain *state, const float *peaks, const _Bool *loud, long frames,
                             float *gains);
 
+/// Runs two biquad sections in series (the layout `aurender_biquad_pairs` reads, state updated)
+/// over `frames` frames of two channels without writing them, adding each output's square to
+/// `energy[0]` (left) and `energy[1]` (right) frame by frame, in double precision: a loudness
+/// meter's K-weighted power. Each frame's operations do not depend on where a block begins,
+/// so the state and the sums are the same however the stream is cut.
+void aurender_two_biquad_energy(const float *left, const float *right, long frames, void *sections, double *energy);
+
+/// Lowers `minimum` and raises `maximum` to the smallest and largest of `frames` frames of
+/// `channel_count` channels, and adds each frame's squares, channel by channel, to
+/// `sums[(phase + i) % 8]` (frame i) in single precision: with the stream's position modulo 8 as
+/// `phase`, each sum sees its frames in stream order, so the sums do not depend on how the
+/// stream was cut into blocks (a waveform outline's columns).
+void aurender_outline_accumulate(const float *const *channels, int channel_count, long frames, long phase,
+                                 float *minimum, float *maximum, float *sums);
+
+
+/// A true-peak meter's pass over `frames` frames of one channel: raises `sample_peak` to their
+/// largest magnitude and `point_peak` to the largest magnitude among their interpolated points
+/// (frame i's, with `newest[i]` its newest sample: for each of the `phases` phases, |the sum over
+/// k < taps of coefficients[phase × taps + k] × newest[i - taps + 1 + k]|, summed in that order,
+/// as `aurender_interpolated_peaks` sums them). With `skips` non-zero, frames go in groups of 16,
+/// and a group none of whose points can pass the larger peak so far is not interpolated: its
+/// largest magnitude over the samples its points read, times `bound` (at least the largest sum
+/// of a phase's absolute coefficients, a little over for rounding), is not above that peak. So the
+/// peaks are the ones interpolating every frame gives, bit for bit. Returns the groups skipped.
+/// `newest[-(taps - 1)]` onward must be readable.
+long aurender_true_peak_scan(const float *newest, long frames, const float *coefficients, int phases, int taps, float bound,
+                             int skips, float *sample_peak, float *point_peak);
+
 #endif
