@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import VorbisFormats
+import AudioFormats
 
 /// The check that an Ogg Vorbis stream's audio starts on a page of its own.
 @Suite struct VorbisHeaderPagesTests {
