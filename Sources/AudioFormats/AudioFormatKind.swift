@@ -19,10 +19,6 @@ public protocol AudioFormatKind: Sendable {
     /// other means, such as headerless or rare ones).
     var triesUnrecognisedInputs: Bool { get }
 
-    /// Whether it should be tried before the kinds listed ahead of it for `input`, whose first
-    /// bytes name `container` and `encoding`: a faster decoder for the inputs it decodes as the
-    /// preferred kind would (FFmpeg for plain Ogg Vorbis and Opus files).
-    func prefers(_ input: AudioInput, container: AudioContainer, encoding: AudioEncoding?) -> Bool
     /// Opens a decoder on `input`, which it must read from its first byte (`input.head`
     /// first when the head was consumed); `raw` describes a headerless input.
     func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder
@@ -38,8 +34,6 @@ public protocol AudioFormatKind: Sendable {
 }
 
 extension AudioFormatKind {
-    /// Never: the registry's order stands.
-    public func prefers(_ input: AudioInput, container: AudioContainer, encoding: AudioEncoding?) -> Bool { false }
     /// None: every encoding in each of `decodedContainers`.
     public var decodedEncodings: [AudioContainer: [AudioEncoding]] { [:] }
 

@@ -54,9 +54,8 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Chooses by `input`'s first bytes: the first kind claiming the container they name (by
-    /// its identifier: `mp4`, `ape`, `flac`, …), after any kind that prefers the input
-    /// (`AudioFormatKind.prefers`); a format no kind reads is refused by name; bytes no table
-    /// knows go to the kinds that try unrecognised inputs.
+    /// its identifier: `mp4`, `ape`, `flac`, …); a format no kind reads is refused by name; bytes
+    /// no table knows go to the kinds that try unrecognised inputs.
     ///
     /// A kind that refuses the input when opening it hands it on to the next that claims the
     /// container or tries unrecognised inputs (libsndfile refuses 64-bit PCM and Ogg files with
@@ -76,9 +75,7 @@ public struct FormatRegistry: Sendable {
             let claiming = kinds.filter { $0.claims(container, encoding: encoding) }
             guard !claiming.isEmpty else { throw unsupported(input.path, container.name) }
             let others = kinds.filter { kind in kind.triesUnrecognisedInputs && !claiming.contains { $0.name == kind.name } }
-            let preferring = (claiming + others).filter { $0.prefers(input, container: container, encoding: encoding) }
-            let rest = (claiming + others).filter { kind in !preferring.contains { $0.name == kind.name } }
-            return try firstDecoder(among: preferring + rest, for: input)
+            return try firstDecoder(among: claiming + others, for: input)
         case .unrecognised:
             let trying = kinds.filter(\.triesUnrecognisedInputs)
             guard !trying.isEmpty else { throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not a recognised audio format") }

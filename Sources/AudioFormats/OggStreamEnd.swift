@@ -12,27 +12,16 @@ public enum OggStreamEnd {
     /// Whether the last complete page in `tail` (the file's last bytes) ends its stream. Bytes
     /// after that page (a cut page, a tag some program appended) do not change the answer.
     public static func endsWhole(tail: ArraySlice<UInt8>) -> Bool {
-        lastPage(tail: tail)?.endsStream ?? false
-    }
-
-    /// The last complete page in `tail`: whether it ends its stream, and its stream's serial
-    /// number; nil when `tail` holds no complete page.
-    public static func lastPage(tail: ArraySlice<UInt8>) -> (endsStream: Bool, serial: UInt32)? {
         let bytes = Array(tail)
         var start = bytes.count - 27
         while start >= 0 {
             if bytes[start] == 0x4F, bytes[start + 1] == 0x67, bytes[start + 2] == 0x67, bytes[start + 3] == 0x53, bytes[start + 4] == 0,
                let end = pageEnd(bytes, at: start), end <= bytes.count {
-                return (bytes[start + 5] & 0x04 != 0, serial(bytes[(start + 14)..<(start + 18)]))
+                return bytes[start + 5] & 0x04 != 0
             }
             start -= 1
         }
-        return nil
-    }
-
-    /// A page's serial number from its four bytes (little-endian).
-    static func serial(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        return false
     }
 
     /// Where the page whose header starts at `start` ends, by its segment table; nil when the

@@ -38,9 +38,8 @@ final class FFmpegDecoder: FloatFrameDecoder {
     var int16: Int16Reading
 
     /// Opens `input` through `api`, which the sniffer took for `expected` (nil when no magic
-    /// number named it, and then FFmpeg's probe must be confident); a `plainOgg` Vorbis or Opus
-    /// file (`PlainOggStream`) is held to its granule count, less Opus's pre-skip, exactly.
-    init(api: CFFmpegAPI, input: AudioInput, expected: String?, plainOgg: Bool) throws(AudioFormatError) {
+    /// number named it, and then FFmpeg's probe must be confident).
+    init(api: CFFmpegAPI, input: AudioInput, expected: String?) throws(AudioFormatError) {
         self.api = api
         source = try InputBytes(input: input)
         self.expected = expected
@@ -63,8 +62,7 @@ final class FFmpegDecoder: FloatFrameDecoder {
         let track = container.identifier == "mp4" ? MPEG4Track.read(input, trackID: opened.streamID) : nil
         length = headerFrames.map { .exact($0) }
             ?? track?.length(codec: opened.codec.identifier, isLossless: opened.isLossless, ffmpegFrames: opened.exactFrames)
-            ?? opened.exactFrames.map { plainOgg ? .exact($0 - opened.initialPadding)
-                                        : Self.isGranuleCount(openedContainer, opened) ? .estimated($0) : .exact($0) }
+            ?? opened.exactFrames.map { Self.isGranuleCount(openedContainer, opened) ? .estimated($0) : .exact($0) }
             ?? opened.estimatedFrames.map { .estimated($0) } ?? .unknown
         let cutShort = container.identifier == "asf" ? ContainerEnd.asfIsCutShort(head: input.head, size: source.size)
             : track?.isCutShort(size: source.size) == true

@@ -11,12 +11,8 @@ import CFFmpeg
 /// TAK, TTA, AC-3, Ogg FLAC and Speex, and the audio track of Matroska/WebM and other video
 /// files — and write MPEG-4 audio (`.m4a`, AAC or ALAC); libsndfile writes every other output.
 ///
-/// Listed after libsndfile, so PCM containers, FLAC and MP3 stay with it and libmpg123. Plain
-/// Ogg Vorbis and Opus files (`PlainOggStream`) it takes before libvorbisfile and libsndfile:
-/// its native decoders are 1.7 and 2.5 times as fast as libvorbis and libopus, within 1 LSB at
-/// 16 bits of `oggdec` and within 1e-5 of `opusdec`, and such a file's length is its granule
-/// positions' for both. Others (cut, piped, chained, LMMS's layout) stay with the reference
-/// decoders, since FFmpeg 5.1 decodes some of them to other lengths.
+/// Listed after libsndfile, so PCM containers, FLAC, Ogg Vorbis/Opus and MP3 stay with it
+/// (FFmpeg 5.1's Vorbis and Opus decodes differ in length from the reference decoders).
 ///
 /// The libraries are not linked: they are loaded on the first input that needs them, so runs
 /// that never do pay nothing for them, and a machine without them still reads everything else.
@@ -49,16 +45,6 @@ public struct FFmpegFormats: AudioFormatKind {
     /// (AVI, QuickTime without `ftyp`), when its probe is confident.
     public var triesUnrecognisedInputs: Bool { true }
 
-    /// Plain Ogg Vorbis and Opus files (`PlainOggStream`), when the libraries load.
-    public func prefers(_ input: AudioInput, container: AudioContainer, encoding: AudioEncoding?) -> Bool {
-        guard container == .ogg, let encoding, Self.oggEncodings.contains(encoding) else { return false }
-        guard case .success = loadedLibraries() else { return false }
-        return PlainOggStream.holds(input, encoding: encoding)
-    }
-
-    /// The encodings in Ogg that FFmpeg decodes before the reference decoders when the file is plain.
-    private static let oggEncodings: [AudioEncoding] = [.vorbis, .opus]
-
     /// An `FFmpegDecoder` on `input`; an input the sniffer did not name must probe confidently,
     /// and one it named is called by that name when FFmpeg cannot read it (or its libraries
     /// cannot be loaded).
@@ -67,14 +53,10 @@ public struct FFmpegFormats: AudioFormatKind {
             throw AudioFormatError(path: input.path, kind: .unsupportedInput, reason: "FFmpeg does not read headerless (raw) audio here")
         }
         var expected: String?
-        var plainOgg = false
-        if case .container(let container, let encoding) = FormatSniffer.sniff(input.head) {
-            expected = container.name
-            plainOgg = encoding.map { container == .ogg && Self.oggEncodings.contains($0) && PlainOggStream.holds(input, encoding: $0) } ?? false
-        }
+        if case .container(let container, _) = FormatSniffer.sniff(input.head) { expected = container.name }
         switch loadedLibraries() {
         case .success(let api):
-            return try FFmpegDecoder(api: api, input: input, expected: expected, plainOgg: plainOgg)
+            return try FFmpegDecoder(api: api, input: input, expected: expected)
         case .failure(let unavailable):
             throw AudioFormatError(path: input.path, kind: .unsupportedInput,
                                    reason: "\(expected ?? "this input") is not supported here: \(unavailable)")

@@ -99,9 +99,6 @@ final class LibAVReader {
     /// for AAC in MP4, the edit list's duration, so the end padding is not counted; without an
     /// edit list, the sample table's total, priming and padding included (`MPEG4Track` decides).
     let exactFrames: Int64?
-    /// Frames the decoder drops at the start, which `exactFrames` counts (an Opus stream's
-    /// pre-skip).
-    let initialPadding: Int64
     /// A length from a coarser duration (Matroska's milliseconds, a bit-rate guess).
     let estimatedFrames: Int64?
     /// Whether `estimatedFrames` is the container's own statement of its duration, in a unit
@@ -210,7 +207,6 @@ final class LibAVReader {
         let statedBits = [codecContext.pointee.bits_per_raw_sample, stream.pointee.codecpar.pointee.bits_per_raw_sample].first { $0 > 0 }
         bitsPerRawSample = statedBits.map(Int.init)
             ?? [AV_SAMPLE_FMT_U8: 8, AV_SAMPLE_FMT_S16: 16][api.av_get_packed_sample_fmt(codecContext.pointee.sample_fmt)] ?? 0
-        initialPadding = Int64(max(0, stream.pointee.codecpar.pointee.initial_padding))
         let timeBase = stream.pointee.time_base, duration = stream.pointee.duration
         let durationIsAudio = !Self.demuxersCountingMoreThanAudio.contains(String(cString: format.name))
         if durationIsAudio, duration != CFFMPEG_NOPTS_VALUE, duration > 0, timeBase.num == 1, timeBase.den == Int32(rate) {

@@ -16,7 +16,7 @@ import TestSupport
         try FileManager.default.copyItem(atPath: fixture(name), toPath: misnamed)
         let decoder = try registry.openDecoder(path: misnamed)
         #expect(decoder.container == container)
-        #expect(String(describing: type(of: decoder)) == (container == .ogg ? "FFmpegDecoder" : "SndfileDecoder"))
+        #expect(String(describing: type(of: decoder)) == (container == .ogg ? "VorbisFileDecoder" : "SndfileDecoder"))
         #expect(decoder.format.sampleRate == 44100 && decoder.format.channelCount == 2)
     }
 

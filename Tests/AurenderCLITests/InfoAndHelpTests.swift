@@ -36,7 +36,7 @@ import Testing
         #expect(parsed.count == 1)
         #expect(parsed[0]["path"] as? String == fixture("music.ogg"))
         #expect(parsed[0]["encoding"] as? String == "Vorbis")
-        #expect(parsed[0]["decoder"] as? String == "FFmpeg", "a plain Ogg Vorbis file goes to FFmpeg")
+        #expect(parsed[0]["decoder"] as? String == "vorbisfile")
         #expect(parsed[0]["channels"] as? Int == 2)
         #expect(parsed[0]["sampleRate"] as? Double == 44100)
         #expect(parsed[0]["length"] as? String == "exact", "an Ogg file's last page states its length")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import AudioFormats
+@testable import VorbisFormats
 
 /// The check that an Ogg Vorbis stream's audio starts on a page of its own.
 @Suite struct VorbisHeaderPagesTests {

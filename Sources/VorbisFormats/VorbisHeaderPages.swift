@@ -6,13 +6,13 @@
 /// page), libvorbisfile drops those packets and reads the start offset from the next page, so
 /// the granule count it states is not the length it decodes: aurender then shows that count as
 /// an estimate.
-public enum VorbisHeaderPages {
+enum VorbisHeaderPages {
     /// Bytes to read from the start: enough for the three header packets of any usual encoder.
-    public static let headLength = 1 << 19
+    static let headLength = 1 << 19
 
     /// Whether the third packet of the stream whose page comes first in `bytes` ends its page;
     /// nil when the bytes end before it does, or are not Ogg pages.
-    public static func audioStartsOnAFreshPage(_ bytes: [UInt8]) -> Bool? {
+    static func audioStartsOnAFreshPage(_ bytes: [UInt8]) -> Bool? {
         var start = 0, packets = 0
         var serial: ArraySlice<UInt8>?
         while start + 27 <= bytes.count, bytes[start..<(start + 4)].elementsEqual([0x4F, 0x67, 0x67, 0x53]) {
