@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|codecs|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 which=${1:-all}
 
 need=()
-for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg mpg123:mpg123 hyperfine:hyperfine /usr/bin/time:time valgrind:valgrind; do
+for tool in sndfile-convert:sndfile-programs sox:sox ffmpeg:ffmpeg mpg123:mpg123 flac:flac oggenc:vorbis-tools opusenc:opus-tools lame:lame hyperfine:hyperfine /usr/bin/time:time valgrind:valgrind; do
     command -v "${tool%%:*}" >/dev/null || need+=("${tool##*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -398,6 +398,73 @@ if overhead >= 1.10:
 PY
 }
 
+# Issue 28's codec table: each codec decoded to a WAV and encoded from one, on the 10-minute
+# stereo file (Opus from and to 48 kHz), aurender beside the codec's reference tool and FFmpeg in
+# one hyperfine run per job (median wall times, so the ratios compare like with like), with each
+# command's peak memory. "enc share" is the part of an encoding render's wall time that the
+# pass-through of the same input does not take: about the time the encoder adds.
+codecs() {
+    local input input48 flac=$work/codec.flac ogg=$work/codec.ogg opus=$work/codec.opus m4a=$work/codec.m4a mp3=$work/codec.mp3
+    input=$(make_input 10)
+    input48=$work/input-10min-48k.wav
+    [ -f "$input48" ] || sox "$input" "$input48" rate -v 48000
+    [ -f "$flac" ] || flac -s -5 -o "$flac" "$input"
+    [ -f "$ogg" ] || oggenc -Q -q 5 -o "$ogg" "$input"
+    [ -f "$opus" ] || opusenc --quiet --bitrate 128 "$input48" "$opus"
+    [ -f "$m4a" ] || ffmpeg -v error -i "$input" -c:a aac -b:a 192k "$m4a"
+    [ -f "$mp3" ] || lame --silent -b 192 "$input" "$mp3"
+    echo "## Codecs, 10-minute stereo 44.1 kHz pink noise (Opus: 48 kHz); median wall time of each job's runs, peak memory"
+    echo "| job | aurender | reference tool | FFmpeg | ÷ reference | ÷ FFmpeg | aurender / reference / FFmpeg peak memory |"
+    echo "|---|---|---|---|---|---|---|"
+    # job NAME RUNS "AURENDER ARGS" "REFERENCE COMMAND" "FFMPEG ARGS" (an empty command: no such tool)
+    job() {
+        local name=$1 runs=$2 au=$3 ref=$4 ff=$5 json=$work/codec.json
+        local -a commands=(-n aurender "$aurender --quiet $au")
+        [ -n "$ref" ] && commands+=(-n reference "$ref")
+        [ -n "$ff" ] && commands+=(-n ffmpeg "ffmpeg -y -v error $ff")
+        hyperfine --warmup 1 --runs "$runs" -N --export-json "$json" "${commands[@]}" >/dev/null
+        peak() { [ -n "$1" ] || { echo "—"; return; }; echo "$(( $(/usr/bin/time -f %M $1 2>&1 >/dev/null | tail -1) / 1024 )) MB"; }
+        python3 - "$json" "$name" "$(peak "$aurender --quiet $au")" "$(peak "$ref")" "$(peak "${ff:+ffmpeg -y -v error $ff}")" <<'PY'
+import json, sys
+path, name, *memory = sys.argv[1:]
+medians = {r["command"]: r["median"] for r in json.load(open(path))["results"]}
+cell = lambda key: "%.2f s" % medians[key] if key in medians else "—"
+ratio = lambda key: "%.2f×" % (medians["aurender"] / medians[key]) if key in medians else "—"
+print("| %s | %s | %s | %s | %s | %s | %s |" % (name, cell("aurender"), cell("reference"), cell("ffmpeg"),
+                                                ratio("reference"), ratio("ffmpeg"), " / ".join(memory)))
+PY
+    }
+    local out=$work/codec-out
+    job "FLAC decode" 5 "$flac $out.wav" "flac -s -f -d -o $out-ref.wav $flac" "-i $flac $out-ff.wav"
+    job "Vorbis decode (q 5)" 5 "$ogg $out.wav" "oggdec -Q -o $out-ref.wav $ogg" "-i $ogg $out-ff.wav"
+    job "Opus decode (128 kb/s)" 5 "$opus $out.wav" "opusdec --quiet $opus $out-ref.wav" "-i $opus $out-ff.wav"
+    job "AAC decode (192 kb/s .m4a)" 5 "$m4a $out.wav" "" "-i $m4a $out-ff.wav"
+    job "MP3 decode (192 kb/s)" 5 "$mp3 $out.wav" "mpg123 -q -w $out-ref.wav $mp3" "-i $mp3 $out-ff.wav"
+    job "FLAC encode (level 5)" 3 "$input $out.flac" "flac -s -f -5 -o $out-ref.flac $input" "-i $input -compression_level 5 $out-ff.flac"
+    job "MP3 encode (192 kb/s CBR)" 3 "$input $out.mp3 --bitrate 192k" "lame --silent -b 192 $input $out-ref.mp3" \
+        "-i $input -c:a libmp3lame -b:a 192k $out-ff.mp3"
+    job "Opus encode (128 kb/s)" 3 "$input48 $out.opus --bitrate 128k" "opusenc --quiet --bitrate 128 $input48 $out-ref.opus" \
+        "-i $input48 -c:a libopus -b:a 128k $out-ff.opus"
+    job "AAC encode (192 kb/s)" 3 "$input $out.m4a --bitrate 192k" "" "-i $input -c:a aac -b:a 192k $out-ff.m4a"
+    job "Vorbis encode (quality 0.5)" 3 "$input $out.ogg --quality 0.5" "oggenc -Q -q 5 -o $out-ref.ogg $input" \
+        "-i $input -c:a libvorbis -q:a 5 $out-ff.ogg"
+    echo
+    echo "The encoder's share of an encoding render's wall time (1 − pass-through ÷ encode, medians of 3):"
+    local json=$work/codec-share.json
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" \
+        -n "pass-through" "$aurender --quiet $input $out.wav" -n "pass-through 48 kHz" "$aurender --quiet $input48 $out.wav" \
+        -n MP3 "$aurender --quiet $input $out.mp3 --bitrate 192k" -n AAC "$aurender --quiet $input $out.m4a --bitrate 192k" \
+        -n Opus "$aurender --quiet $input48 $out.opus --bitrate 128k" -n Vorbis "$aurender --quiet $input $out.ogg --quality 0.5" >/dev/null
+    python3 - "$json" <<'PY'
+import json, sys
+m = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+for codec in ("MP3", "AAC", "Opus", "Vorbis"):
+    base = m["pass-through 48 kHz" if codec == "Opus" else "pass-through"]
+    print("- %s: %.0f %% (%.2f s of %.2f s)" % (codec, 100 * (1 - base / m[codec]), m[codec] - base, m[codec]))
+PY
+    rm -f "$out"*
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -413,6 +480,7 @@ case $which in
     plugin) plugin ;;
     effects) effects ;;
     reports) reports ;;
-    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|all]" >&2; exit 64 ;;
+    codecs) codecs ;;
+    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|codecs|all]" >&2; exit 64 ;;
 esac

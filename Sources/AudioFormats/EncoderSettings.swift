@@ -20,13 +20,14 @@ public struct EncoderSettings: Sendable, Equatable {
     /// The bit rates any encoder here takes, in bits per second.
     public static let bitRates: ClosedRange<Int> = 8_000...1_536_000
 
-    /// The bit rate `text` names: bits per second (`96000`), or thousands of them with `k`
-    /// (`256k`); nil for anything else or outside `bitRates`.
+    /// The bit rate `text` names: bits per second (`96000`), thousands of them with `k`
+    /// (`256k`), or a bare number under 1,000, which no encoder takes as bits per second, as
+    /// thousands (`192`, as LAME's `-b 192` means it); nil for anything else or outside `bitRates`.
     public static func bitRate(parsing text: String) -> Int? {
         let lower = text.lowercased()
         let thousands = lower.hasSuffix("k")
         guard let value = Double(thousands ? String(lower.dropLast()) : lower), value.isFinite else { return nil }
-        let bits = (value * (thousands ? 1_000 : 1)).rounded()
+        let bits = (value * (thousands || value < 1_000 ? 1_000 : 1)).rounded()
         guard bits >= Double(bitRates.lowerBound), bits <= Double(bitRates.upperBound) else { return nil }
         return Int(bits)
     }

@@ -46,8 +46,8 @@ struct ConversionOptions: ParsableArguments {
     var codec: CodecArgument?
 
     @Option(help: ArgumentHelp("""
-        The bit rate of an AAC, MP3 or Opus output, for all channels (256k, 96000); AAC's default is 64k per channel, \
-        MP3 and Opus keep libsndfile's.
+        The bit rate of an AAC, MP3 or Opus output, for all channels together (256k, 96000, or 192 for 192k as LAME \
+        takes it: a number under 1000 is in kb/s); AAC's default is 64k per channel, MP3 and Opus keep libsndfile's.
         """,
                                valueName: "rate"))
     var bitrate: BitRateArgument?
