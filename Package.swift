@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// Layers, bottom up: the graph vocabulary (`AudioGraph`: formats, buffers, nodes, named
-/// parameters, the graph and its generic output), then the DSP kernels (`AudioDSP`, with the
+/// parameters, the graph and its generic output, and `BlockEffectNode`, the frame that hides a
+/// kernel's blocks, latency and tail), then the DSP kernels (`AudioDSP`, with the
 /// sample conversions in C in `CAudioKernels`, where they vectorize), neither of which uses a C
 /// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
 /// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,

@@ -9,63 +9,29 @@ import AudioGraph
 /// buffers, so in-place-broken plugins run safely. A plugin that needs a fixed or power-of-two
 /// block length runs in blocks of `PluginNode.fixedBlockLength` frames whatever the slice size.
 ///
-/// The latency a plugin reports (read after its first run) is compensated: its first frames
-/// are dropped and the input is followed by as many frames of silence, so output frame n is
-/// the plugin's answer to input frame n. After the input ends the plugin keeps running on
-/// silence while its output (its tail: a reverb's decay, a delay's echoes) reaches −120 dBFS
-/// in some 1024-frame stretch, up to `tailLimit` frames; the output ends after the last frame
-/// at or above that level.
-public final class PluginNode: AudioNode {
+/// The latency a plugin reports (read after its first run) is compensated and its tail rendered
+/// up to `tailLimit` frames, by `BlockEffectNode`'s rules.
+public final class PluginNode: BlockEffectNode {
     /// The block length for plugins that require a fixed or power-of-two one.
     public static let fixedBlockLength = 1024
-    /// The level under which a tail counts as silent: −120 dBFS.
-    public static let tailThreshold: Float = 1e-6
-    /// The stretch of tail that must be silent throughout for the tail to end.
-    public static let tailStretch = 1024
-
     /// The plugin hosted.
     public let plugin: LoadedPlugin
     /// The sample rate its ranges and instances use.
     public let sampleRate: Double
-    /// The most frames of tail rendered after the input (and the latency) ends.
-    public let tailLimit: Int64
     private let controlPorts: [PluginPort]
 
     private var instances: [PluginInstance] = []
     private var controlValues: [UnsafeMutablePointer<Float>] = []
-    private var inputs: AudioBufferStorage?
-    private var outputs: AudioBufferStorage?
-    private var fifo: AudioBufferStorage?
-    private var pullView: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>?
-    private var blockLength = 0
-    private var stream = StreamPosition()
-
-    /// Where the node is in its stream: frames fed to the plugin, the input's length once
-    /// known, the latency, and the frames waiting in the FIFO.
-    private struct StreamPosition {
-        /// Frames the plugin has run.
-        var position: Int64 = 0
-        /// Frames pulled from the input.
-        var inputFrames: Int64 = 0
-        var inputEnded = false
-        var latency: Int64?
-        /// The FIFO's first unread frame, its end of committed frames, and its end of frames
-        /// held back (a quiet tail stretch that is emitted only if sound follows).
-        var read = 0, committed = 0, written = 0
-        /// Whether the current tail stretch had a frame at or above the threshold.
-        var stretchLoud = false
-        var finished = false
-    }
-
     /// A node hosting `plugin` at `sampleRate`, its controls at their defaults, the preset's
     /// values, then `controls` (by port symbol or name) applied; `tailLimit` caps the tail in frames.
     public init(name: String, plugin: LoadedPlugin, sampleRate: Double, preset: String? = nil,
                 controls: [(name: String, value: Float)] = [], tailLimit: Int64) throws(PluginError) {
         self.plugin = plugin
         self.sampleRate = sampleRate
-        self.tailLimit = tailLimit
         controlPorts = plugin.description.controls
-        super.init(name: name, inputBusCount: 1, outputBusCount: 1)
+        let description = plugin.description
+        super.init(name: name, tailLimit: tailLimit,
+                   fixedBlockLength: description.needsFixedBlockLength || description.needsPowerOf2BlockLength ? Self.fixedBlockLength : nil)
         if let preset {
             for (symbol, value) in try plugin.values(ofPreset: preset).sorted(by: { $0.key < $1.key }) {
                 if let port = controlPorts.firstIndex(where: { $0.symbol == symbol }) {
@@ -128,19 +94,12 @@ public final class PluginNode: AudioNode {
         }
     }
 
-    public override func allocateRenderResources() throws {
-        let channels = streamFormat(scope: .input, bus: 0)!.channelCount
+    public override func allocateBlocks(input: StreamFormat, output: StreamFormat) throws {
+        guard let inputs = blockInput, let outputs = blockOutput else { return }
+        let channels = input.channelCount
         let description = plugin.description
-        let fixed = description.needsFixedBlockLength || description.needsPowerOf2BlockLength
-        blockLength = fixed ? Self.fixedBlockLength : max(maximumFramesPerSlice, Self.tailStretch)
-        let blocks = BlockLengths(minimum: fixed ? blockLength : 1, maximum: blockLength,
-                                  nominal: fixed ? blockLength : min(maximumFramesPerSlice, blockLength))
-        let inputs = AudioBufferStorage(channelCount: channels, capacity: blockLength)
-        let outputs = AudioBufferStorage(channelCount: channels, capacity: blockLength)
-        self.inputs = inputs
-        self.outputs = outputs
-        fifo = AudioBufferStorage(channelCount: channels, capacity: blockLength + 2 * Self.tailStretch)
-        pullView = .allocate(capacity: channels)
+        let blocks = BlockLengths(minimum: fixedBlockLength ?? 1, maximum: blockCapacity,
+                                  nominal: fixedBlockLength ?? min(maximumFramesPerSlice, blockCapacity))
         let perChannel = description.audioInputs.count == 1 && channels > 1
         let audioIn = description.audioInputs.map(\.index), audioOut = description.audioOutputs.map(\.index)
         for instanceIndex in 0..<(perChannel ? channels : 1) {
@@ -156,25 +115,19 @@ public final class PluginNode: AudioNode {
                 case .cv, .atom, .other: instance.connect(port: port.index, to: nil)
                 }
             }
-            for (slot, port) in audioIn.enumerated() { instance.connect(port: port, to: inputs.list[perChannel ? instanceIndex : slot]) }
-            for (slot, port) in audioOut.enumerated() { instance.connect(port: port, to: outputs.list[perChannel ? instanceIndex : slot]) }
+            for (slot, port) in audioIn.enumerated() { instance.connect(port: port, to: inputs[perChannel ? instanceIndex : slot]) }
+            for (slot, port) in audioOut.enumerated() { instance.connect(port: port, to: outputs[perChannel ? instanceIndex : slot]) }
             instances.append(instance)
             controlValues.append(values)
         }
         for id in controlPorts.indices { parameterDidChange(id) }
         for instance in instances { instance.activate() }
-        stream = StreamPosition()
     }
 
-    public override func deallocateRenderResources() {
+    public override func deallocateBlocks() {
         instances.removeAll()
         for values in controlValues { values.deallocate() }
         controlValues.removeAll()
-        inputs = nil
-        outputs = nil
-        fifo = nil
-        pullView?.deallocate()
-        pullView = nil
     }
 
     public override func parameterDidChange(_ id: ParameterID) {
@@ -182,106 +135,20 @@ public final class PluginNode: AudioNode {
         for index in 0..<controlValues.count { controlValues[index][port] = parameter(id) }
     }
 
-    public override func reset() throws {
+    public override func resetBlocks() throws {
         for instance in instances {
             instance.deactivate()
             instance.activate()
         }
-        stream = StreamPosition()
     }
 
-    public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
-        guard let fifo else { return 0 }
-        var produced = 0
-        while produced < request.frameCount {
-            let available = stream.committed - stream.read
-            if available > 0 {
-                let count = min(available, request.frameCount - produced)
-                for channel in 0..<output.channelCount {
-                    (output[channel] + produced).update(from: fifo.list[channel] + stream.read, count: count)
-                }
-                stream.read += count
-                produced += count
-            } else if stream.finished {
-                break
-            } else {
-                try processBlock(&flags, wanted: request.frameCount - produced)
-            }
-        }
-        output.endStream(filled: produced, requested: request.frameCount, flags: &flags)
-        return produced
-    }
-
-    /// Runs the plugin on one block of input (silence once the input ended) and moves its
-    /// output into the FIFO: latency frames dropped, tail frames held back until sound follows.
-    private func processBlock(_ flags: inout RenderActionFlags, wanted: Int) throws {
-        guard let inputs, let outputs, let fifo, let pullView else { return }
-        let fixed = plugin.description.needsFixedBlockLength || plugin.description.needsPowerOf2BlockLength
-        let frames = fixed ? blockLength : min(blockLength, max(wanted, 1))
-        var filled = 0
-        while filled < frames && !stream.inputEnded {
-            let count = min(frames - filled, maximumFramesPerSlice)
-            for channel in 0..<pullView.count { pullView[channel] = inputs.list[channel] + filled }
-            var pullFlags = RenderActionFlags()
-            let request = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: stream.inputFrames), bus: 0, frameCount: count)
-            let got = try pullInput(bus: 0, &pullFlags, request, into: AudioBufferList(channels: pullView, capacity: count))
-            filled += got
-            stream.inputFrames += Int64(got)
-            if got < count || pullFlags.contains(.endOfStream) { stream.inputEnded = true }
-        }
-        if filled < frames { inputs.list.zero(from: filled, frames: frames - filled) }
+    public override func processBlock(input: AudioBufferList, output: AudioBufferList, frames: Int) throws {
         for index in 0..<instances.count { instances[index].run(frames: frames) }
-        if stream.latency == nil {
-            let port = plugin.description.latencyPort
-            stream.latency = port.map { Int64(max(0, controlValues[0][$0].rounded())) } ?? 0
-        }
-        if stream.read == stream.committed {
-            let held = stream.written - stream.committed
-            for channel in 0..<fifo.list.channelCount {
-                fifo.list[channel].update(from: fifo.list[channel] + stream.committed, count: held)
-            }
-            stream.read = 0
-            stream.committed = 0
-            stream.written = held
-        }
-        let latency = stream.latency ?? 0
-        let start = stream.position
-        stream.position += Int64(frames)
-        let bodyEnd: Int64 = stream.inputEnded ? stream.inputFrames + latency : .max
-        let bodyFrom = Int(min(max(latency - start, 0), Int64(frames)))
-        let bodyTo = Int(min(max(bodyEnd - start, Int64(bodyFrom)), Int64(frames)))
-        if bodyTo > bodyFrom {
-            for channel in 0..<fifo.list.channelCount {
-                (fifo.list[channel] + stream.written).update(from: outputs.list[channel] + bodyFrom, count: bodyTo - bodyFrom)
-            }
-            stream.written += bodyTo - bodyFrom
-            stream.committed = stream.written
-        }
-        for frame in max(bodyTo, bodyFrom)..<frames where !stream.finished {
-            appendTail(frame, intoTail: start + Int64(frame) - bodyEnd)
-        }
-        if stream.finished { stream.written = stream.committed }
     }
 
-    /// Holds back one frame of tail, `intoTail` frames after the aligned input's end; a frame
-    /// at or above the threshold commits the frames before it. A silent stretch, or the limit, ends the stream.
-    private func appendTail(_ frame: Int, intoTail: Int64) {
-        guard let outputs, let fifo else { return }
-        if intoTail >= tailLimit || (intoTail > 0 && intoTail % Int64(Self.tailStretch) == 0 && !stream.stretchLoud) {
-            stream.finished = true
-            return
-        }
-        if intoTail % Int64(Self.tailStretch) == 0 { stream.stretchLoud = false }
-        var loud = false
-        for channel in 0..<fifo.list.channelCount {
-            let sample = outputs.list[channel][frame]
-            fifo.list[channel][stream.written] = sample
-            if abs(sample) >= Self.tailThreshold { loud = true }
-        }
-        stream.written += 1
-        if loud {
-            stream.committed = stream.written
-            stream.stretchLoud = true
-        }
+    /// The latency the plugin's latency port reports, read after its first run.
+    public override var processingLatency: Int {
+        guard let port = plugin.description.latencyPort, let values = controlValues.first else { return 0 }
+        return Int(max(0, values[port].rounded()))
     }
 }
