@@ -83,18 +83,23 @@ public struct FormatRegistry: Sendable {
         }
     }
 
-    /// The first of `candidates` (at least one) that opens `input`; the first refusal when none does.
+    /// The first of `candidates` (at least one) that opens `input`; the first refusal when none
+    /// does. A kind that declines (`AudioFormatError.Kind.declined`) read nothing and says
+    /// nothing of the input: the next is tried, even on a pipe, and its refusal is the one given.
     private func firstDecoder(among candidates: [any AudioFormatKind], for input: AudioInput) throws(AudioFormatError) -> any AudioDecoder {
         var refusal: AudioFormatError?
+        var declined: AudioFormatError?
         for kind in candidates {
             do {
                 return try kind.makeDecoder(for: input, raw: nil)
+            } catch where error.kind == .declined {
+                declined = error
             } catch {
                 refusal = refusal ?? error
                 if input.headIsConsumed || ![.invalidFile, .unsupportedInput].contains(error.kind) { break }
             }
         }
-        throw refusal!
+        throw (refusal ?? declined)!
     }
 
     /// Whether some kind can write `encoding` in `container` at `sampleRate` with `channelCount` channels.
