@@ -101,7 +101,7 @@ struct ConversionOptions: ParsableArguments {
         settings.salvage = salvage
     }
 
-    /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `sndfile`, `mpg123`, `ffmpeg`).
+    /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `opus`, `sndfile`, `mpg123`, `ffmpeg`).
     static var decoderNames: String {
         FormatRegistry.standard.kinds.map { kind in
             let lower = kind.name.lowercased()

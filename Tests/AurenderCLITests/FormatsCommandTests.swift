@@ -26,7 +26,7 @@ import Testing
         let result = try aurender(["formats", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let parsed = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
-        #expect(parsed["decoders"] as? [String] == ["vorbisfile", "libsndfile", "mpg123", "FFmpeg"])
+        #expect(parsed["decoders"] as? [String] == ["vorbisfile", "libopus", "libsndfile", "mpg123", "FFmpeg"])
         let reads = try #require(parsed["reads"] as? [[String: Any]])
         func decoder(of container: String) -> String? {
             reads.first { $0["container"] as? String == container }?["decoder"] as? String
