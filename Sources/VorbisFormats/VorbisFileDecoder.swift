@@ -58,17 +58,21 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: path) { (asked) throws(AudioFormatError) -> Int in
-            var done = 0
-            if let parallel {
-                done = parallel.read(into: buffer, frames: asked)
-                guard parallel.failed else { return done }
-                try goOnAlone(from: parallel)
-            }
-            let (got, metHole) = try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
-            if metHole { stated.markCutShort() }
-            return done + got
+        let asked = stated.framesToRead(frames)
+        var done = 0, metHole = false
+        if let parallel {
+            done = parallel.read(into: buffer, frames: asked)
+            if parallel.failed { metHole = try goOnAlone(from: parallel) }
         }
+        if parallel == nil {
+            let (got, hole) = try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
+            done += got
+            metHole = metHole || hole
+        }
+        // Marked before counting, which then judges the end as a cut's.
+        if metHole { stated.markCutShort() }
+        try stated.count(done, of: asked, path: path)
+        return done
     }
 
     func rewind() throws(AudioFormatError) {
@@ -99,20 +103,22 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     }
 
     /// Stops the stretch workers, one of whose stretches did not decode whole, and brings the
-    /// one decoder to where they stopped, decoding from the start as it would have.
-    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) {
+    /// one decoder to where they stopped, decoding from the start as it would have; whether it
+    /// met a hole on the way.
+    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) -> Bool {
         parallel.stop()
         self.parallel = nil
         let channels = format.channelCount, scratchFrames = 4_096
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * channels)
         defer { scratch.deallocate() }
-        var skipped: Int64 = 0
+        var skipped: Int64 = 0, metHole = false
         while skipped < parallel.position {
-            let (got, metHole) = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
-            if metHole { stated.markCutShort() }
+            let (got, hole) = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
+            metHole = metHole || hole
             if got == 0 { break }
             skipped += Int64(got)
         }
+        return metHole
     }
 
     /// Whether libvorbisfile's granule count is the length it decodes: the stream's audio starts
