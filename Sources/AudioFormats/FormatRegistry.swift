@@ -38,13 +38,14 @@ public struct FormatRegistry: Sendable {
         return try kind.makeDecoder(for: input, raw: raw)
     }
 
-    /// The kind called `name`, ignoring case and a leading `lib` (`sndfile` is `libsndfile`).
+    /// The decoding kind called `name`, ignoring case and a leading `lib` (`sndfile` is
+    /// `libsndfile`); a kind that only encodes is no decoder to force.
     public func kind(named name: String) -> (any AudioFormatKind)? {
         func bare(_ text: String) -> String {
             let lower = text.lowercased()
             return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
         }
-        return kinds.first { bare($0.name) == bare(name) }
+        return kinds.first { $0.decodes && bare($0.name) == bare(name) }
     }
 
     /// Opens the input on `fileDescriptor` (left open), named `path` in messages.
