@@ -14,7 +14,7 @@ struct FLACStreamHeader {
         var sampleRate: Int
         var channelCount: Int
         var bitsPerSample: Int
-        /// Frames (samples per channel) in the stream; 0 when unknown.
+        /// Frames (samples per channel) in the stream; 0 when unknown, as is a count past 36 bits.
         var totalFrames: Int64 = 0
         /// MD5 of the samples; zeros when unknown.
         var signature = [UInt8](repeating: 0, count: 16)
@@ -31,7 +31,7 @@ struct FLACStreamHeader {
             append(Int64(smallestFrame), bytes: 3)
             append(Int64(largestFrame), bytes: 3)
             // 20 bits of rate, 3 of channels − 1, 5 of bits − 1, 36 of frames.
-            append(Int64(sampleRate) << 44 | Int64(channelCount - 1) << 41 | Int64(bitsPerSample - 1) << 36 | (totalFrames & 0xF_FFFF_FFFF), bytes: 8)
+            append(Int64(sampleRate) << 44 | Int64(channelCount - 1) << 41 | Int64(bitsPerSample - 1) << 36 | (totalFrames <= 0xF_FFFF_FFFF ? totalFrames : 0), bytes: 8)
             return bytes + signature
         }
     }
