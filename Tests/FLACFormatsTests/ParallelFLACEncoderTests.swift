@@ -157,6 +157,20 @@ import Testing
         #expect(try Self.bytes(path) == Self.bytes(folder.file("sndfile.flac")))
     }
 
+    /// Float samples, which aurender's writer never gives a FLAC encoder but the protocol takes,
+    /// are rounded to the depth's steps and clipped to its range, NaN written as 0.
+    @Test func floatSamplesAreRoundedAndClipped() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("float.flac")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        let encoder = try FLACFormats(workerCount: 2).makeEncoder(fileDescriptor: descriptor, path: path, container: .flac, encoding: .pcm16,
+                                                                  sampleRate: 44_100, channelCount: 1, settings: EncoderSettings())
+        let input: [Float] = [0, 0.5, -0.5, 0.25 + 1 / 32_768, 1, -1, 2, -2, .nan]
+        try input.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, frames: input.count) }
+        try encoder.finish()
+        #expect(try Self.decoded(path) == Self.raw([0, 16_384, -16_384, 8_193, 32_767, -32_768, 32_767, -32_768, 0], bits: 16))
+    }
+
     /// A stream of no frames is still a FLAC file (libFLAC's starting sizes: 2²⁴ − 1 and 0).
     @Test func anEmptyStreamIsAFLACFile() throws {
         let folder = try TemporaryFolder()
