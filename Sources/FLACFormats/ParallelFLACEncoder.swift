@@ -92,8 +92,8 @@ final class ParallelFLACEncoder: AudioEncoder {
                 let value = Int32(source[index])
                 destination[index] = shift >= 0 ? value << shift : value >> -shift
             }
-            guard shift == 0 else { return false }
-            // 16-bit samples sign as they are stored, little-endian.
+            // 16-bit samples sign as they are stored, on a little-endian machine.
+            guard shift == 0, Int16(1).littleEndian == 1 else { return false }
             signature.update(source, count: count * channelCount * 2)
             return true
         }
