@@ -29,7 +29,7 @@ public struct FormatRegistry: Sendable {
     public func openDecoder(path: String, raw: RawFormat? = nil, decoder: String) throws(AudioFormatError) -> any AudioDecoder {
         guard let kind = kind(named: decoder) else {
             throw AudioFormatError(path: path, kind: .unsupportedInput,
-                                   reason: "no decoder called \(decoder) in this build (it has \(kinds.map(\.name).joined(separator: ", ")))")
+                                   reason: "no decoder called \(decoder) in this build (it has \(kinds.filter(\.decodes).map(\.name).joined(separator: ", ")))")
         }
         let input = try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0)
         if raw == nil, input.isEmpty {
