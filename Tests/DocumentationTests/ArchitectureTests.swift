@@ -15,6 +15,7 @@ import Testing
         "AudioDSP": ["AudioGraph", "CAudioKernels"],
         "AudioFormats": ["AudioGraph"],
         "SoundFile": ["AudioGraph", "AudioFormats", "CSndfile"],
+        "FLACFormats": ["AudioFormats", "CFLAC"],
         "Mpg123Formats": ["AudioGraph", "AudioFormats", "CMpg123"],
         "VorbisFormats": ["AudioGraph", "AudioFormats", "CVorbisFile"],
         "OpusFormats": ["AudioGraph", "AudioFormats", "COpus"],
@@ -25,7 +26,7 @@ import Testing
         "FourierTransforms": ["CFFTW"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
-        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
+        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
@@ -34,6 +35,7 @@ import Testing
     /// Each C library's functions, by prefix, and the one file that calls them.
     static let cLibraryFiles: [(library: String, prefix: String, file: String)] = [
         ("libsndfile", "sf_", "Sources/SoundFile/LibSndfile.swift"),
+        ("libFLAC", "FLAC__", "Sources/FLACFormats/LibFLAC.swift"),
         ("libsamplerate", "src_", "Sources/Resampling/LibSamplerate.swift"),
         ("libsoxr", "soxr_", "Sources/Resampling/LibSoxr.swift"),
         ("SoundTouch", "soundtouch_", "Sources/TimeStretching/LibSoundTouch.swift"),
