@@ -22,6 +22,10 @@ final class Mpg123Stream {
     let channelCount: Int
     /// MPEG audio layer: 1, 2 or 3.
     let layer: Int
+    /// Whether the first frame is MPEG-1 (not MPEG-2 or 2.5, whose frames hold one granule).
+    let isMPEG1: Bool
+    /// Samples per channel in one MPEG frame (1,152 for MPEG-1 layer III).
+    let samplesPerFrame: Int
     /// The frames libmpg123 expects to give: exact where a Xing/Info frame counts the frames
     /// (less the LAME tag's delay and padding), else its estimate from the file size and the
     /// first frame's bit rate; nil when it cannot tell (a pipe).
@@ -34,7 +38,9 @@ final class Mpg123Stream {
     private static let initialized: Int32 = mpg123_init()
 
     /// Opens `source`, named `path`, and reads up to its first audio frame, so the format is known.
-    init(source: InputBytes, path: String) throws(AudioFormatError) {
+    /// A seek decodes and drops `preframes` frames before the one sought (layer III), so the bit
+    /// reservoir and the filter banks are filled again.
+    init(source: InputBytes, path: String, preframes: Int = 4) throws(AudioFormatError) {
         self.path = path
         self.source = source
         _ = Self.initialized
@@ -45,6 +51,7 @@ final class Mpg123Stream {
         self.handle = handle
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), preframes, 0)
         mpg123_format_none(handle)
         for rate in Self.rates {
             mpg123_format(handle, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
@@ -63,7 +70,10 @@ final class Mpg123Stream {
         sampleRate = rate
         channelCount = Int(channels)
         var info = mpg123_frameinfo2()
-        layer = mpg123_info2(handle, &info) == MPG123_OK.rawValue ? Int(info.layer) : 3
+        let known = mpg123_info2(handle, &info) == MPG123_OK.rawValue
+        layer = known ? Int(info.layer) : 3
+        isMPEG1 = known && info.version == Int32(MPG123_1_0.rawValue)
+        samplesPerFrame = Int(mpg123_spf(handle))
         let length = Int64(mpg123_length(handle))
         expectedFrames = length > 0 ? length : nil
     }
@@ -101,12 +111,13 @@ final class Mpg123Stream {
         return done
     }
 
-    /// Goes back to the first frame.
-    func rewind() throws(AudioFormatError) {
-        guard let handle else { return }
-        guard source.isSeekable, mpg123_seek(handle, 0, SEEK_SET) == 0 else {
-            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
-        }
+    /// Goes to the start of MPEG frame `frame` (counted from 0, the first audio frame); returns
+    /// the sample it stands at then, as `read` counts them (after the trimmed delay), or nil
+    /// where libmpg123 cannot go there. Past the end it stands at the end: reading gives nothing.
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard let handle, source.isSeekable, mpg123_seek_frame(handle, off_t(frame), SEEK_SET) >= 0 else { return nil }
+        let sample = Int64(mpg123_tell(handle))
+        return sample >= 0 ? sample : nil
     }
 
     /// Frees the decoder; reading afterwards gives no frames.
