@@ -33,6 +33,12 @@ final class Mpg123Stream {
 
     private let source: InputBytes
     private var handle: OpaquePointer?
+    /// Where a frame that does not fit the caller's buffer is decoded: one frame's samples.
+    private let frameBuffer: UnsafeMutableRawPointer
+    private let frameBufferBytes: Int
+    /// Samples of the last frame decoded into `frameBuffer` not yet given, and how many frames.
+    private var pending: UnsafePointer<Float>
+    private var pendingFrames = 0
 
     /// libmpg123's global set-up, run once before the first handle.
     private static let initialized: Int32 = mpg123_init()
@@ -69,6 +75,9 @@ final class Mpg123Stream {
         }
         sampleRate = rate
         channelCount = Int(channels)
+        frameBufferBytes = mpg123_outblock(handle)
+        frameBuffer = .allocate(byteCount: frameBufferBytes, alignment: 16)
+        pending = UnsafePointer(frameBuffer.assumingMemoryBound(to: Float.self))
         var info = mpg123_frameinfo2()
         let known = mpg123_info2(handle, &info) == MPG123_OK.rawValue
         layer = known ? Int(info.layer) : 3
@@ -78,21 +87,41 @@ final class Mpg123Stream {
         expectedFrames = length > 0 ? length : nil
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        frameBuffer.deallocate()
+    }
 
     /// The sample rates MPEG audio has (MPEG-1, 2 and 2.5).
     private static let rates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
 
     /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given, fewer
     /// only at the end of the stream. A stream whose rate or channels change part way is refused.
+    ///
+    /// libmpg123 synthesizes each MPEG frame straight into `buffer` where a whole frame fits
+    /// (its `mpg123_read` decodes into a buffer of its own and copies from there), else into
+    /// `frameBuffer`, whose samples not yet given wait for the next read.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         guard let handle else { return 0 }
-        let frameBytes = channelCount * MemoryLayout<Float>.size
         var done = 0
         while done < frames {
-            var got = 0
-            let status = mpg123_read(handle, UnsafeMutableRawPointer(buffer + done * channelCount), (frames - done) * frameBytes, &got)
-            done += got / frameBytes
+            let target = buffer + done * channelCount
+            if pendingFrames > 0 {
+                let part = min(frames - done, pendingFrames)
+                target.update(from: pending, count: part * channelCount)
+                pending += part * channelCount
+                pendingFrames -= part
+                done += part
+                continue
+            }
+            let room = (frames - done) * channelCount * MemoryLayout<Float>.size
+            let direct = room >= frameBufferBytes
+            let into = direct ? UnsafeMutableRawPointer(target) : frameBuffer
+            mpg123_replace_buffer(handle, into, direct ? room : frameBufferBytes)
+            var number: off_t = 0
+            var audio: UnsafeMutablePointer<UInt8>?
+            var bytes = 0
+            let status = mpg123_decode_frame(handle, &number, &audio, &bytes)
             if status == MPG123_DONE.rawValue { break }
             if status == MPG123_NEW_FORMAT.rawValue {
                 var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
@@ -106,7 +135,17 @@ final class Mpg123Stream {
             guard status == MPG123_OK.rawValue else {
                 throw AudioFormatError(path: path, kind: .readFailed, reason: "libmpg123 cannot decode it (\(Self.reason(handle, status)))")
             }
-            if got == 0 { break }
+            guard let audio, bytes > 0 else { continue }
+            let samples = UnsafeMutableRawPointer(audio).assumingMemoryBound(to: Float.self)
+            let got = bytes / (channelCount * MemoryLayout<Float>.size)
+            if direct {
+                // The first frame's trimmed delay leaves its samples further in.
+                if samples != target { target.update(from: samples, count: got * channelCount) }
+                done += got
+            } else {
+                pending = UnsafePointer(samples)
+                pendingFrames = got
+            }
         }
         return done
     }
@@ -115,6 +154,7 @@ final class Mpg123Stream {
     /// the sample it stands at then, as `read` counts them (after the trimmed delay), or nil
     /// where libmpg123 cannot go there. Past the end it stands at the end: reading gives nothing.
     func seek(toFrame frame: Int64) -> Int64? {
+        pendingFrames = 0
         guard let handle, source.isSeekable, mpg123_seek_frame(handle, off_t(frame), SEEK_SET) >= 0 else { return nil }
         let sample = Int64(mpg123_tell(handle))
         return sample >= 0 ? sample : nil
