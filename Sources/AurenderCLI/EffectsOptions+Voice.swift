@@ -1,5 +1,6 @@
 import ArgumentParser
 import Aurender
+import FoundationEssentials
 
 /// `--denoise [LEVEL]`, `--agc [TARGET_DBFS]` and `--echo-reference FAR_FILE`: one voice node
 /// (WebRTC's audio processing) right after the input's conversion, before everything else, so it
@@ -46,8 +47,10 @@ extension EffectsOptions {
     }
 
     /// The command line with bare `--denoise` and `--agc` given their defaults, since the argument
-    /// parser has no option whose value may be left out: a value follows only when it is one
-    /// (a level's name; a number or level for `--agc`). `--denoise=LEVEL` is never ambiguous.
+    /// parser has no option whose value may be left out. The next argument is the flag's value
+    /// when it is one (a level's name; a number for `--agc`) or looks like one rather than a path
+    /// (no `/` or `.`, not an option, no such file), so a wrong value is named, not taken for a
+    /// file. `--denoise=LEVEL` is never ambiguous.
     static func expandingBareVoiceFlags(_ arguments: [String]) -> [String] {
         var expanded: [String] = []
         var index = 0
@@ -60,9 +63,9 @@ extension EffectsOptions {
                 break
             }
             let next = index < arguments.count ? arguments[index] : nil
-            if argument == "--denoise", next.flatMap(VoiceSettings.NoiseSuppression.init(name:)) == nil {
+            if argument == "--denoise", !(next.map { VoiceSettings.NoiseSuppression(name: $0) != nil || looksLikeAValue($0) } ?? false) {
                 expanded.append(defaultDenoise.name)
-            } else if argument == "--agc", next.flatMap(ValueSyntax.level) == nil {
+            } else if argument == "--agc", !(next.map { ValueSyntax.level($0) != nil || looksLikeAValue($0) } ?? false) {
                 expanded.append(text(defaultGainTarget))
             }
         }
@@ -71,6 +74,11 @@ extension EffectsOptions {
 }
 
 extension EffectsOptions {
+    /// Whether `argument` reads as a mistyped value rather than a path or an option.
+    private static func looksLikeAValue(_ argument: String) -> Bool {
+        !argument.hasPrefix("-") && !argument.contains("/") && !argument.contains(".") && !FileManager.default.fileExists(atPath: argument)
+    }
+
     /// Refuses `--echo-reference` where the far end cannot line up with the input: a batch (each
     /// recording has its own far end) or an excerpt (the far end starts with the whole input).
     func validateEchoReference(batch: Bool, excerpt: Bool) throws {

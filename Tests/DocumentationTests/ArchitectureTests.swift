@@ -24,9 +24,11 @@ import Testing
         "FourierTransforms": ["CFFTW"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
+        "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "TimeStretching",
-                       "PluginHost"],
-        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
+                       "PluginHost", "VoiceProcessing"],
+        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
+                     "VoiceProcessing"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -42,6 +44,7 @@ import Testing
         ("libvorbisfile", "ov_", "Sources/VorbisFormats/LibVorbisFile.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
+        ("WebRTC audio processing (through CVoiceShim)", "apm_", "Sources/VoiceProcessing/WebRTCAudioProcessing.swift"),
     ]
 
     /// The Swift files of `module`, relative to the package root.
