@@ -31,6 +31,9 @@ import Foundation
 /// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
 /// `PresetLookup`. `AurenderCLI` is the `aurender` command.
 ///
+/// `VoiceProcessing` is the voice node over WebRTC's audio processing module, which is C++:
+/// `CVoiceShim` is its C face and `CWebRTCAudioProcessing` carries its pkg-config flags.
+///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
 /// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
 /// and `FFmpegFormats` opens them with dlopen on first use. The `FFmpeg` trait, on by default,
