@@ -279,7 +279,7 @@ public final class VoiceNode: BlockEffectNode {
         state.leadLeft -= lead
         let rest = frames - lead
         guard outOf.output.count >= rest else {
-            throw VoiceProcessingError.library(operation: "keep up: the resampled stream ran \(rest - outOf.output.count) frames short", code: 0)
+            throw VoiceProcessingError.resampledStreamRanShort(frames: rest - outOf.output.count)
         }
         for channel in 0..<output.channelCount { (output[channel] + lead).update(from: outOf.output.front(channel), count: rest) }
         outOf.output.removeFirst(rest)

@@ -1,5 +1,5 @@
-/// Why voice processing cannot run: a setting out of range, a rate or channel count WebRTC
-/// does not take, a far end that cannot be read, or an error of the library itself.
+/// Why voice processing cannot run: a setting out of range, a far end that cannot be used, an
+/// error of WebRTC's library itself, or a resampled stream that fell behind its lead.
 public enum VoiceProcessingError: Error, Equatable, CustomStringConvertible {
     /// A setting's value is out of its range.
     case outOfRange(setting: String, value: Double, range: ClosedRange<Double>, unit: String)
@@ -7,6 +7,8 @@ public enum VoiceProcessingError: Error, Equatable, CustomStringConvertible {
     case library(operation: String, code: Int32)
     /// The far end has no channels, or a rate of no whole number of Hz.
     case unusableFarEnd(String)
+    /// The resampled stream ran short of the silence the node put ahead of it (`VoiceNode.leadMargin`).
+    case resampledStreamRanShort(frames: Int)
 
     public var description: String {
         switch self {
@@ -16,6 +18,8 @@ public enum VoiceProcessingError: Error, Equatable, CustomStringConvertible {
             "WebRTC's audio processing failed to \(operation) (error \(code)\(Self.meaning(code).map { ": \($0)" } ?? ""))"
         case .unusableFarEnd(let reason):
             "the echo reference cannot be used: \(reason)"
+        case .resampledStreamRanShort(let frames):
+            "the stream resampled around WebRTC's rate ran \(frames) frames short of its lead; please report this input's rate"
         }
     }
 

@@ -48,7 +48,7 @@ public final class WebRTCAudioProcessing {
     /// Frames the output runs behind the input: the noise suppressor's overlap (6 ms of its
     /// band's samples, which is at most 16 kHz) and the band-splitting filters at 32 kHz (4
     /// frames) and 48 kHz (46 frames). Measured on this library by cross-correlation
-    /// (`VoiceProcessingTests.theOutputLinesUpWithTheInput` holds it).
+    /// (`VoiceNodeTests.theOutputLinesUpWithTheInput` holds it).
     public var latency: Int {
         let splitting = sampleRate == 48000 ? 46 : sampleRate == 32000 ? 4 : 0
         let bandRate = min(sampleRate, 16000)
