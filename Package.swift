@@ -32,6 +32,9 @@ import Foundation
 /// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
 /// `PresetLookup`. `AurenderCLI` is the `aurender` command.
 ///
+/// `VoiceProcessing` is the voice node over WebRTC's audio processing module, which is C++:
+/// `CVoiceShim` is its C face and `CWebRTCAudioProcessing` carries its pkg-config flags.
+///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
 /// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
 /// and `FFmpegFormats` opens them with dlopen on first use. The `FFmpeg` trait, on by default,
@@ -107,6 +110,15 @@ let package = Package(
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
         ),
         .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
+        // WebRTC's audio processing module is C++: this carries its pkg-config flags to CVoiceShim, its C face.
+        .systemLibrary(
+            name: "CWebRTCAudioProcessing",
+            pkgConfig: "webrtc-audio-processing",
+            providers: [.apt(["libwebrtc-audio-processing-dev"])]
+        ),
+        // SwiftPM drops the -D flags of pkg-config files, so the two webrtc-audio-processing.pc states are repeated here.
+        .target(name: "CVoiceShim", dependencies: ["CWebRTCAudioProcessing"],
+                cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         // SoundTouch's C interface, libSoundTouchDll; soundtouch.pc names the C++ library instead.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(
@@ -130,6 +142,7 @@ let package = Package(
         .target(name: "FourierTransforms", dependencies: ["CFFTW"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
+        .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
         // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.
@@ -139,11 +152,11 @@ let package = Package(
         .target(
             name: "AudioNodes",
             dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
-                           "TimeStretching", "PluginHost", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+                           "TimeStretching", "PluginHost", "VoiceProcessing", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis"]),
+                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -168,6 +181,8 @@ let package = Package(
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AudioGraph", "Resampling", "MallocCounter", "TestSupport",
+                                                                  "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal", "BrowserSupport"]),

@@ -351,6 +351,8 @@ PY
     row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
     row "limiter, driven 6 dB into it" 2 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
     row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
+    # Issue 29's voice unit: WebRTC's noise suppression (resampled to 48 kHz and back) beside FFmpeg's FFT denoiser.
+    row "noise suppression (voice, high)" 1 "--denoise high" "" "afftdn"
     rm -f "$work"/fx-*.wav
     return $failed
 }

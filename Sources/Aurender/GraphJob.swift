@@ -281,7 +281,7 @@ public struct GraphJob {
         let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
                                   findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices,
                                   resampler: try OutputRendering.resamplerEngine(named: options.resampler),
-                                  resamplerQuality: options.resamplerQuality)
+                                  resamplerQuality: options.resamplerQuality, folder: folder)
         return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
     }
 

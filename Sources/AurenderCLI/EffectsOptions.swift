@@ -54,8 +54,20 @@ struct EffectsOptions: ParsableArguments {
                                + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
     var speed: Double?
 
+    @Option(help: ArgumentHelp("Suppress noise in a voice (WebRTC): low, moderate, high or veryhigh; alone, high.", valueName: "level"))
+    var denoise: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Bring a voice's peaks to this level by automatic gain control (WebRTC), -31 to 0 dBFS; alone, -3.", valueName: "dBFS"))
+    var agc: String?
+
+    @Option(help: ArgumentHelp("Cancel the echo of this far-end file (what played through the speaker) in a voice (WebRTC).",
+                               valueName: "far-file"), completion: .file())
+    var echoReference: String?
+
     func validate() throws {
         try validateTimePitch()
+        _ = try voiceSettings()
         _ = try filterBands()
         _ = try gateSettings()
         _ = try compressorSettings()
@@ -64,7 +76,7 @@ struct EffectsOptions: ParsableArguments {
     /// The flags given, which a graph file cannot take (its nodes state them).
     var flagsAGraphStates: [String] {
         [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
-         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + timePitchFlags
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + voiceFlags + timePitchFlags
     }
 
     /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.

@@ -26,9 +26,11 @@ import Testing
         "FourierTransforms": ["CFFTW"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
+        "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
-                       "PluginHost"],
-        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
+                       "PluginHost", "VoiceProcessing"],
+        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
+                     "VoiceProcessing"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -47,6 +49,7 @@ import Testing
         ("libogg", "ogg_", "Sources/OpusFormats/LibOpus.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
+        ("WebRTC audio processing (through CVoiceShim)", "apm_", "Sources/VoiceProcessing/WebRTCAudioProcessing.swift"),
     ]
 
     /// The Swift files of `module`, relative to the package root.

@@ -18,6 +18,7 @@ public enum NodeCatalogue {
         LimiterNode.kind,
         SilenceTrimNode.kind,
         TimePitchNode.kind,
+        VoiceKind.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]

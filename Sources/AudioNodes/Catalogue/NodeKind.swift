@@ -66,11 +66,14 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
+    /// The folder relative paths in a node's settings are resolved against (a graph file's).
+    public var folder: String
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
                 scheduledChoices: [String: [String]] = [:], resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
-                resamplerQuality: ResamplerQuality = .best) {
+                resamplerQuality: ResamplerQuality = .best, folder: String = ".") {
         self.sampleRate = sampleRate
+        self.folder = folder
         self.resampler = resampler
         self.resamplerQuality = resamplerQuality
         self.connectedInputBuses = connectedInputBuses
