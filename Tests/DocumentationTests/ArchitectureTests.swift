@@ -21,11 +21,11 @@ import Testing
         "Resampling": ["CSamplerate", "CSoxr"],
         "TimeStretching": ["CSoundTouch"],
         "Loudness": ["CEbur128"],
-        "FourierTransforms": ["CFFTW"],
+        "FourierTransforms": ["CFFTW", "CAudioKernels"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "TimeStretching",
-                       "PluginHost"],
+                       "PluginHost", "FourierTransforms"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
