@@ -18,6 +18,7 @@ public enum NodeCatalogue {
         LimiterNode.kind,
         SilenceTrimNode.kind,
         TimePitchNode.kind,
+        ConvolutionNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]

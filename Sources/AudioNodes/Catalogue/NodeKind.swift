@@ -66,6 +66,9 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
+    /// Where the relative paths a node names (an impulse response) are found: the graph file's
+    /// folder; nil for the working directory.
+    public var folder: String?
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
                 scheduledChoices: [String: [String]] = [:], resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
@@ -76,5 +79,11 @@ public struct NodeContext {
         self.connectedInputBuses = connectedInputBuses
         self.findPreset = findPreset
         self.scheduledChoices = scheduledChoices
+    }
+
+    /// `path` as the node should open it: relative paths are in `folder`.
+    public func resolve(_ path: String) -> String {
+        guard let folder, !path.hasPrefix("/"), path != "-" else { return path }
+        return folder + "/" + path
     }
 }
