@@ -206,7 +206,7 @@ import Testing
     @Test func channelCountsThatFitNoLayoutAreRefused() throws {
         let node = try Self.node([[1], [1], [1]])
         let error = try #require(throws: GraphError.self) { try NodeHarness(node: node, channels: [[0, 0], [0, 0]], sampleRate: Self.rate) }
-        #expect("\(error)".contains("a 3-channel impulse response fits a 3-channel input, not 2 channels"))
+        #expect("\(error)".contains("impulse response test.wav has 3 channels, which fit a 3-channel input, not 2 channels"))
     }
 
     @Test func graphFieldsAreCheckedWithTheirRanges() throws {

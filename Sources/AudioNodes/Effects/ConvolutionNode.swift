@@ -94,7 +94,8 @@ public final class ConvolutionNode: BlockEffectNode {
         let format = try requiredStreamFormat(scope: .input, bus: 0)
         guard let routing = ConvolutionRouting(responseChannels: response.channels.count, inputChannels: format.channelCount) else {
             throw .unsupportedFormat(node: name, scope: .input, bus: 0, format: format,
-                                     reason: ConvolutionRouting.problem(responseChannels: response.channels.count, inputChannels: format.channelCount))
+                                     reason: ConvolutionRouting.problem(path: response.path, responseChannels: response.channels.count,
+                                                                        inputChannels: format.channelCount))
         }
         guard format.sampleRate == response.sampleRate else {
             throw .unsupportedFormat(node: name, scope: .input, bus: 0, format: format,

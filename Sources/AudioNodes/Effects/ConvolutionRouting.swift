@@ -50,9 +50,9 @@ public struct ConvolutionRouting: Sendable, Equatable {
         }
     }
 
-    /// Why a `responseChannels`-channel response does not fit `inputChannels` channels.
-    public static func problem(responseChannels: Int, inputChannels: Int) -> String {
-        "a \(responseChannels)-channel impulse response fits a \(responseChannels)-channel input"
+    /// Why the `responseChannels`-channel response in `path` does not fit `inputChannels` channels.
+    public static func problem(path: String, responseChannels: Int, inputChannels: Int) -> String {
+        "impulse response \(path) has \(responseChannels) channels, which fit a \(responseChannels)-channel input"
             + (responseChannels == 4 ? " or, as true stereo, a 2-channel one" : "")
             + ", not \(inputChannels) channel\(inputChannels == 1 ? "" : "s"); convert the input's channels first, or use a mono response"
     }
