@@ -33,7 +33,7 @@ public struct ConvolutionRoute: Sendable, Equatable {
 /// takes no locks (FFTW runs existing plans thread-safely). The samples do not depend on how the
 /// input is cut into `process` calls, and a response with a partition's worth of zeros at its
 /// end costs one more partition, not more.
-public final class PartitionedConvolver: @unchecked Sendable {
+public final class PartitionedConvolver {
     /// Frames per partition: the block the transforms work on, a power of two.
     public let partitionLength: Int
     /// Input channels.

@@ -80,6 +80,20 @@ import Testing
         #expect(Self.errorLevel(Self.channel(output, 1, of: 2), reference) < -120)
     }
 
+    @Test func theSliceSizeDoesNotChangeTheBytes() throws {
+        let folder = try TemporaryFolder()
+        _ = try writeInputs(in: folder)
+        var outputs: [Data] = []
+        for slice in ["4096", "1000", "77"] {
+            let path = folder.file("out-\(slice).wav")
+            let result = try aurender(["--convolve", folder.file("room.wav") + ":70", "--frames-per-slice", slice, folder.file("in.wav"), path])
+            #expect(result.status == 0, "\(result.standardError)")
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #expect(outputs[0].count > 44 + 4 * Self.rate)
+        #expect(outputs.allSatisfy { $0 == outputs[0] })
+    }
+
     @Test func theDryRunShowsTheConvolutionInItsPlace() throws {
         let folder = try TemporaryFolder()
         _ = try writeInputs(in: folder)
