@@ -1,6 +1,5 @@
 import AudioGraph
 import FourierTransforms
-import Resampling
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,9 +12,9 @@ import Darwin
 /// The convolution is `PartitionedConvolver`'s, in partitions of `partitionLength` frames; the
 /// node runs one partition late and hides it (`BlockEffectNode`), so the output lines up with
 /// the input frame for frame, and the response's tail is rendered after the input up to
-/// `tailLimit`, ending at −120 dBFS. The mix is (1 − wet) × dry + wet × 10^(gain/20) × convolved,
-/// with `wet` (0 to 100 %) and `gain` (dB, on the convolved signal) parameters that events move
-/// at their exact frames; the channels are joined as `ConvolutionRouting` says.
+/// `tailLimit`, ending at −120 dBFS. With w the `wet` parameter (0 to 100 %) as a fraction and
+/// `gain` in dB, the output is (1 − w) × dry + w × 10^(gain/20) × convolved; events move both at
+/// their exact frames. The channels are joined as `ConvolutionRouting` says.
 public final class ConvolutionNode: BlockEffectNode {
     /// The node's parameters.
     public enum Parameter: Int, CaseIterable, Sendable {
@@ -106,10 +105,8 @@ public final class ConvolutionNode: BlockEffectNode {
     }
 
     public override func allocateBlocks(input: StreamFormat, output: StreamFormat) throws {
-        guard let routing = ConvolutionRouting(responseChannels: response.channels.count, inputChannels: input.channelCount) else { return }
-        self.routing = routing
-        let scale = normalizes ? response.normalizationFactor(for: routing) ?? 1 : 1
-        self.scale = scale
+        guard let routing else { return }
+        let scale = self.scale
         convolver = PartitionedConvolver(partitionLength: partitionLength, inputCount: routing.channelCount, outputCount: routing.outputCount,
                                          responses: scale == 1 ? response.channels : response.channels.map { $0.map { $0 * scale } },
                                          routes: routing.routes)
