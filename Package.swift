@@ -13,8 +13,9 @@ import Foundation
 /// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
 /// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
 /// which chooses a decoder by the input's content and refuses by name the formats none reads;
-/// `SoundFile` (libsndfile) is its main tenant; `VorbisFormats` (libvorbisfile) decodes Ogg Vorbis
-/// before it and `Mpg123Formats` (libmpg123) MPEG audio after it; `FFmpegFormats` (FFmpeg's
+/// `SoundFile` (libsndfile) is its main tenant; `FLACFormats` (libFLAC) encodes FLAC before it,
+/// on every core, leaving FLAC's decoding to libsndfile; `VorbisFormats` (libvorbisfile) decodes Ogg Vorbis
+/// and `OpusFormats` (libopus and libogg) whole, plain Ogg Opus files before it, and `Mpg123Formats` (libmpg123) MPEG audio after it; `FFmpegFormats` (FFmpeg's
 /// libavformat, libavcodec, libavutil) comes last, for what libsndfile cannot read; a tenant that refuses an input at open hands it to the next. `Resampling` holds the `ResamplerEngine`
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
@@ -63,6 +64,11 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
         ),
         .systemLibrary(
+            name: "CFLAC",
+            pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"]), .brew(["flac"])]
+        ),
+        .systemLibrary(
             name: "CMpg123",
             pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"]), .brew(["mpg123"])]
@@ -71,6 +77,11 @@ let package = Package(
             name: "CVorbisFile",
             pkgConfig: "vorbisfile",
             providers: [.apt(["libvorbis-dev"]), .brew(["libvorbis"])]
+        ),
+        .systemLibrary(
+            name: "COpus",
+            pkgConfig: "opus",
+            providers: [.apt(["libopus-dev", "libogg-dev"]), .brew(["opus", "libogg"])]
         ),
         .systemLibrary(
             name: "CSamplerate",
@@ -110,7 +121,9 @@ let package = Package(
         .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
         .target(name: "Mpg123Formats", dependencies: ["CMpg123", "AudioGraph", "AudioFormats"]),
+        .target(name: "FLACFormats", dependencies: ["CFLAC", "AudioFormats"]),
         .target(name: "VorbisFormats", dependencies: ["CVorbisFile", "AudioGraph", "AudioFormats"]),
+        .target(name: "OpusFormats", dependencies: ["COpus", "AudioGraph", "AudioFormats"]),
         .target(name: "FFmpegFormats", dependencies: ["CFFmpeg", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
@@ -126,8 +139,8 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "Resampling", "TimeStretching",
-                           "PluginHost", "FourierTransforms", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
+                           "TimeStretching", "PluginHost", "FourierTransforms", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
@@ -146,7 +159,9 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
-        .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "TestSupport"]),
+        .testTarget(name: "FLACFormatsTests", dependencies: ["FLACFormats", "AudioFormats", "SoundFile", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "AudioFormats", "TestSupport"]),
+        .testTarget(name: "Mpg123FormatsTests", dependencies: ["Mpg123Formats", "AudioFormats", "AudioNodes", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),

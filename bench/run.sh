@@ -497,6 +497,15 @@ for codec in ("MP3", "AAC", "Opus", "Vorbis"):
     base = m["pass-through 48 kHz" if codec == "Opus" else "pass-through"]
     print("- %s: %.0f %% (%.2f s of %.2f s)" % (codec, 100 * (1 - base / m[codec]), m[codec] - base, m[codec]))
 PY
+    echo
+    echo "FLAC encode on one core (taskset -c 0) and on every core, medians of 3: the parallel encoder's gain"
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" -n "one core" "taskset -c 0 $aurender --quiet $input $out.flac" \
+        -n "every core" "$aurender --quiet $input $out.flac" >/dev/null
+    python3 - "$json" <<'PY'
+import json, sys
+m = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+print("- one core %.2f s, every core %.2f s: %.2f×" % (m["one core"], m["every core"], m["every core"] / m["one core"]))
+PY
     rm -f "$out"*
 }
 

@@ -16,6 +16,9 @@ public struct AudioFormatError: Error, Equatable, CustomStringConvertible {
         case writeFailed
         /// The source cannot go back to its start (a pipe).
         case notSeekable
+        /// A decoder that reads only part of a format (libopus: plain Ogg Opus files) leaves
+        /// this input, having read nothing of a pipe, to the next decoder that claims it.
+        case declined
     }
 
     /// The file, as the user named it (`-` for a standard stream).

@@ -33,7 +33,7 @@ enum ExitStatus: Int32 {
     init(input error: AudioFormatError) {
         switch error.kind {
         case .cannotOpen: self = .noInput
-        case .invalidFile, .unsupportedInput, .unsupportedFormat: self = .dataError
+        case .invalidFile, .unsupportedInput, .unsupportedFormat, .declined: self = .dataError
         case .readFailed, .writeFailed, .notSeekable: self = .ioError
         }
     }

@@ -98,6 +98,25 @@ final class VorbisFileStream {
         return (done, metHole)
     }
 
+    /// The number of links (chained streams) of a regular file; 1 on a pipe, whose links are
+    /// met only as it reads.
+    var linkCount: Int {
+        isOpen && source.isSeekable ? Int(ov_streams(file)) : 1
+    }
+
+    /// Moves to frame `frame` of a regular file, so that the next read gives exactly the
+    /// frames a reading from the start gives there: libvorbisfile decodes the packet before it
+    /// to overlap with, as its own seeking example checks.
+    func seek(toFrame frame: Int64) throws(AudioFormatError) {
+        guard isOpen, source.isSeekable else {
+            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot seek in the stream")
+        }
+        let status = ov_pcm_seek(file, frame)
+        guard status == 0 else {
+            throw AudioFormatError(path: path, kind: .readFailed, reason: Self.message(status))
+        }
+    }
+
     /// Goes back to the first frame: the stream is opened again, so the start is trimmed as
     /// on the first reading.
     func rewind() throws(AudioFormatError) {

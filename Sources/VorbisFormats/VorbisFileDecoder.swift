@@ -13,9 +13,18 @@ import AudioGraph
 /// stream keeps the specification's page layout (`VorbisHeaderPages`); a file whose last
 /// complete page does not end the stream (`OggStreamEnd`) was cut, and its length is then an
 /// estimate that the decode falls short of.
+///
+/// A long, whole, regular file of one link whose count is exact is decoded in stretches on
+/// several threads (`ParallelStretches`, each worker with a libvorbisfile of its own), with the
+/// same frames; a stretch that does not decode whole (a gap in the pages) hands the reading
+/// back to the one decoder, which goes on from the same frame, as everything else is read.
 final class VorbisFileDecoder: FloatFrameDecoder {
     private let stream: VorbisFileStream
     private let source: InputBytes
+    private let input: AudioInput
+    /// Threads decoding stretches, when the file is read that way (`workerCount` above 1).
+    private let workerCount: Int
+    private var parallel: ParallelStretches?
     let path: String
     let format: StreamFormat
     let length: AudioLength
@@ -24,8 +33,11 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     /// Reads as Int16, converted from Float32.
     var int16: Int16Reading
 
-    /// Opens `input`, which the sniffer found to be Ogg Vorbis.
-    init(input: AudioInput) throws(AudioFormatError) {
+    /// Opens `input`, which the sniffer found to be Ogg Vorbis, to be decoded by up to
+    /// `workers` threads (`ParallelStretches.defaultWorkerCount`: the processors, at most 4).
+    init(input: AudioInput, workers: Int = ParallelStretches.defaultWorkerCount) throws(AudioFormatError) {
+        self.input = input
+        workerCount = workers
         source = try InputBytes(input: input)
         let isCut = Self.isCut(source)
         let countIsExact = Self.countIsExact(source)
@@ -35,7 +47,10 @@ final class VorbisFileDecoder: FloatFrameDecoder {
         length = stream.totalFrames.map { isCut || !countIsExact ? .estimated($0) : .exact($0) } ?? .unknown
         stated = StatedLength(length, cutShort: isCut)
         int16 = Int16Reading(channelCount: stream.channelCount)
+        parallel = makeParallel()
     }
+
+    deinit { parallel?.stop() }
 
     var decoderName: String { "vorbisfile" }
     var container: AudioContainer { .ogg }
@@ -43,19 +58,68 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: path) { (asked) throws(AudioFormatError) -> Int in
-            let (got, metHole) = try stream.read(into: buffer, frames: asked)
-            if metHole { stated.markCutShort() }
-            return got
+        let asked = stated.framesToRead(frames)
+        var done = 0, metHole = false
+        if let parallel {
+            done = parallel.read(into: buffer, frames: asked)
+            if parallel.failed { metHole = try goOnAlone(from: parallel) }
         }
+        if parallel == nil {
+            let (got, hole) = try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
+            done += got
+            metHole = metHole || hole
+        }
+        // Marked before counting, which then judges the end as a cut's.
+        if metHole { stated.markCutShort() }
+        try stated.count(done, of: asked, path: path)
+        return done
     }
 
     func rewind() throws(AudioFormatError) {
+        parallel?.stop()
         try stream.rewind()
         stated.rewind()
+        parallel = makeParallel()
     }
 
-    func close() { stream.close() }
+    func close() {
+        parallel?.stop()
+        parallel = nil
+        stream.close()
+    }
+
+    /// The stretch workers for a whole, regular file of one link, longer than a stretch, whose
+    /// granule count is the length it decodes; nil (decoding here alone) otherwise, or where a
+    /// worker's decoder cannot be opened.
+    private func makeParallel() -> ParallelStretches? {
+        guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelStretches.defaultStretchFrames),
+              stream.linkCount == 1 else { return nil }
+        var workers: [any StretchDecoding] = []
+        for _ in 0..<workerCount {
+            guard let worker = try? VorbisStretchDecoder(input: input) else { return nil }
+            workers.append(worker)
+        }
+        return ParallelStretches(totalFrames: total, channelCount: format.channelCount, workers: workers)
+    }
+
+    /// Stops the stretch workers, one of whose stretches did not decode whole, and brings the
+    /// one decoder to where they stopped, decoding from the start as it would have; whether it
+    /// met a hole on the way.
+    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) -> Bool {
+        parallel.stop()
+        self.parallel = nil
+        let channels = format.channelCount, scratchFrames = 4_096
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * channels)
+        defer { scratch.deallocate() }
+        var skipped: Int64 = 0, metHole = false
+        while skipped < parallel.position {
+            let (got, hole) = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
+            metHole = metHole || hole
+            if got == 0 { break }
+            skipped += Int64(got)
+        }
+        return metHole
+    }
 
     /// Whether libvorbisfile's granule count is the length it decodes: the stream's audio starts
     /// on a page of its own (`VorbisHeaderPages`); a pipe's count is not known anyway. Leaves

@@ -80,7 +80,7 @@ import Testing
         #expect(try bashCompletions("aurender --type fl") == ["flac"])
         #expect(try bashCompletions("aurender --bits ") == ["8", "16", "24", "32", "float", "double"])
         #expect(try bashCompletions("aurender --resampler ") == ["soxr", "libsamplerate"])
-        #expect(try bashCompletions("aurender info --decoder ") == ["vorbisfile", "sndfile", "mpg123", "ffmpeg"])
+        #expect(try bashCompletions("aurender info --decoder ") == ["vorbisfile", "opus", "sndfile", "mpg123", "ffmpeg"])
         #expect(try bashCompletions("aurender presets R") == ["Reduce Bass", "R&B", "Rock", "Reduce Treble"])
     }
 

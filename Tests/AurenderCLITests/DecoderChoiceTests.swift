@@ -65,7 +65,7 @@ import Testing
         let folder = try TemporaryFolder()
         let result = try aurender([fixture("music.wav"), folder.file("out.wav"), "--decoder", "gstreamer"])
         #expect(result.status == 64)
-        #expect(result.standardError.hasPrefix("Error: --decoder: no decoder called gstreamer in this build; give one of vorbisfile, sndfile, mpg123, ffmpeg\n"),
+        #expect(result.standardError.hasPrefix("Error: --decoder: no decoder called gstreamer in this build; give one of vorbisfile, opus, sndfile, mpg123, ffmpeg\n"),
                 "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }

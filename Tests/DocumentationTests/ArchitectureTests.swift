@@ -15,8 +15,10 @@ import Testing
         "AudioDSP": ["AudioGraph", "CAudioKernels"],
         "AudioFormats": ["AudioGraph"],
         "SoundFile": ["AudioGraph", "AudioFormats", "CSndfile"],
+        "FLACFormats": ["AudioFormats", "CFLAC"],
         "Mpg123Formats": ["AudioGraph", "AudioFormats", "CMpg123"],
         "VorbisFormats": ["AudioGraph", "AudioFormats", "CVorbisFile"],
+        "OpusFormats": ["AudioGraph", "AudioFormats", "COpus"],
         "FFmpegFormats": ["AudioGraph", "AudioFormats", "CFFmpeg"],
         "Resampling": ["CSamplerate", "CSoxr"],
         "TimeStretching": ["CSoundTouch"],
@@ -24,7 +26,7 @@ import Testing
         "FourierTransforms": ["CFFTW", "CAudioKernels"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
-        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "FFmpegFormats", "Resampling", "TimeStretching",
+        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost", "FourierTransforms"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
@@ -33,6 +35,7 @@ import Testing
     /// Each C library's functions, by prefix, and the one file that calls them.
     static let cLibraryFiles: [(library: String, prefix: String, file: String)] = [
         ("libsndfile", "sf_", "Sources/SoundFile/LibSndfile.swift"),
+        ("libFLAC", "FLAC__", "Sources/FLACFormats/LibFLAC.swift"),
         ("libsamplerate", "src_", "Sources/Resampling/LibSamplerate.swift"),
         ("libsoxr", "soxr_", "Sources/Resampling/LibSoxr.swift"),
         ("SoundTouch", "soundtouch_", "Sources/TimeStretching/LibSoundTouch.swift"),
@@ -40,6 +43,8 @@ import Testing
         ("FFTW", "fftwf?_", "Sources/FourierTransforms/LibFFTW.swift"),
         ("libmpg123", "mpg123_", "Sources/Mpg123Formats/LibMpg123.swift"),
         ("libvorbisfile", "ov_", "Sources/VorbisFormats/LibVorbisFile.swift"),
+        ("libopus", "opus_", "Sources/OpusFormats/LibOpus.swift"),
+        ("libogg", "ogg_", "Sources/OpusFormats/LibOpus.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
     ]

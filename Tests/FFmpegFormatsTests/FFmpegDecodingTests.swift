@@ -152,7 +152,7 @@ import TestSupport
 
     @Test func anUnknownDecoderIsRefusedWithTheNamesThereAre() throws {
         #expect(throws: AudioFormatError(path: "x.wav", kind: .unsupportedInput,
-                                         reason: "no decoder called gstreamer in this build (it has vorbisfile, libsndfile, mpg123, FFmpeg)")) {
+                                         reason: "no decoder called gstreamer in this build (it has vorbisfile, libopus, libsndfile, mpg123, FFmpeg)")) {
             try FormatRegistry.standard.openDecoder(path: "x.wav", decoder: "gstreamer")
         }
     }

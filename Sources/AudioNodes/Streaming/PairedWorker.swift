@@ -1,3 +1,4 @@
+import AudioFormats
 import Dispatch
 import Synchronization
 

@@ -5,13 +5,14 @@ import Darwin
 #endif
 
 /// A thread that runs one closure, joined explicitly: the worker behind the threaded file
-/// reader and writer. A thin wrapper over pthreads, so the library needs no Foundation.
-final class BackgroundThread {
+/// reader and writer and the decoders' stretch workers. A thin wrapper over pthreads, so the
+/// library needs no Foundation.
+public final class BackgroundThread {
     private var thread: pthread_t?
 
     /// Starts `body` on a new thread. `body` is `sending`: what it captures either is
     /// `Sendable` or is handed to the thread, which alone uses it from then on.
-    init(_ body: sending @escaping () -> Void) {
+    public init(_ body: sending @escaping () -> Void) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { raw in
@@ -29,7 +30,7 @@ final class BackgroundThread {
     }
 
     /// Waits for the closure to finish.
-    func join() {
+    public func join() {
         if let thread { pthread_join(thread, nil) }
         thread = nil
     }

@@ -1,0 +1,259 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioFormats
+import COpus
+
+/// Every call into libogg and libopus: an Ogg Opus stream of one or two channels read page by
+/// page (libogg) and decoded packet by packet at 48 kHz by libopus's one-stream decoder, whose
+/// samples are those of the multistream decoder that `opusdec` and libsndfile use.
+///
+/// The multistream decoder asks the processor what it is (the `cpuid` instruction) for every
+/// packet in Debian's libopus; on a virtual machine each such question stops the machine, and
+/// that costs more than the decoding. The one-stream decoder asks once.
+final class OggOpusStream {
+    /// The samples of the largest packet (120 ms at 48 kHz).
+    static let maximumPacketFrames = 5_760
+
+    /// What `survey` found of a whole, plain stream.
+    struct Survey {
+        /// Channels (1 or 2).
+        let channelCount: Int
+        /// Samples at the start that are the encoder's, not audio.
+        let preSkip: Int64
+        /// The frames of audio: the last granule position less the pre-skip.
+        let totalFrames: Int64
+    }
+
+    /// The file as the user named it.
+    let path: String
+    private let source: InputBytes
+    private let channelCount: Int
+    private let preSkip: Int64
+    private var sync = ogg_sync_state()
+    private var stream = ogg_stream_state()
+    private var packet = ogg_packet()
+    private var page = ogg_page()
+    private var streamIsOpen = false
+    private let decoder: OpaquePointer
+    /// The decoded samples of the last packet and how far they have been handed out.
+    private let decoded: UnsafeMutablePointer<Float>
+    private var decodedFrames = 0
+    private var handedOut = 0
+    /// Packets taken from the stream so far (the first two are the headers).
+    private var packetCount = 0
+    /// Samples decoded so far, the pre-skip's among them.
+    private var samplesDecoded: Int64 = 0
+    private var atEnd = false
+
+    /// A decoder of `source`, named `path`, whose `survey` is `survey`.
+    init(source: InputBytes, path: String, survey: Survey) throws(AudioFormatError) {
+        var status: Int32 = 0
+        guard let decoder = opus_decoder_create(48_000, Int32(survey.channelCount), &status), status == OPUS_OK else {
+            throw AudioFormatError(path: path, kind: .invalidFile, reason: "libopus cannot decode it: \(String(cString: opus_strerror(status)))")
+        }
+        self.decoder = decoder
+        self.source = source
+        self.path = path
+        channelCount = survey.channelCount
+        preSkip = survey.preSkip
+        decoded = .allocate(capacity: Self.maximumPacketFrames * survey.channelCount)
+        ogg_sync_init(&sync)
+    }
+
+    deinit {
+        close()
+        opus_decoder_destroy(decoder)
+        decoded.deallocate()
+    }
+
+    /// Decodes up to `frames` interleaved frames into `buffer`, the pre-skip dropped; fewer
+    /// only at the end of the stream (its last packet's padding is the caller's to cut).
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
+        var done = 0
+        while done < frames {
+            if handedOut == decodedFrames {
+                guard try decodeNextPacket() else { break }
+                continue
+            }
+            let count = min(frames - done, decodedFrames - handedOut)
+            (buffer + done * channelCount).update(from: decoded + handedOut * channelCount, count: count * channelCount)
+            done += count
+            handedOut += count
+        }
+        return done
+    }
+
+    /// Goes back to the first frame, with a decoder as new.
+    func rewind() throws(AudioFormatError) {
+        guard source.seek(0, whence: SEEK_SET) == 0, opus_decoder_init(decoder, 48_000, Int32(channelCount)) == OPUS_OK else {
+            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
+        }
+        close()
+        ogg_sync_init(&sync)
+        decodedFrames = 0
+        handedOut = 0
+        packetCount = 0
+        samplesDecoded = 0
+        atEnd = false
+    }
+
+    /// Frees libogg's buffers; reading afterwards gives no frames.
+    func close() {
+        if streamIsOpen { ogg_stream_clear(&stream) }
+        streamIsOpen = false
+        ogg_sync_clear(&sync)
+        atEnd = true
+    }
+
+    /// Decodes the next audio packet into `decoded`, leaving out what is pre-skip; false at the end.
+    private func decodeNextPacket() throws(AudioFormatError) -> Bool {
+        while !atEnd {
+            guard try nextPacket() else { return false }
+            packetCount += 1
+            if packetCount <= 2 { continue }
+            let got = opus_decode_float(decoder, packet.packet, Int32(clamping: packet.bytes), decoded, Int32(Self.maximumPacketFrames), 0)
+            guard got >= 0 else {
+                throw AudioFormatError(path: path, kind: .invalidFile, reason:
+                    "it is damaged: an Opus packet does not decode (\(String(cString: opus_strerror(got))))")
+            }
+            let skipped = Int(max(0, min(Int64(got), preSkip - samplesDecoded)))
+            samplesDecoded += Int64(got)
+            guard skipped < got else { continue }
+            if skipped > 0 {
+                decoded.update(from: decoded + skipped * channelCount, count: (Int(got) - skipped) * channelCount)
+            }
+            decodedFrames = Int(got) - skipped
+            handedOut = 0
+            return true
+        }
+        return false
+    }
+
+    /// Takes the next packet into `packet`, reading pages as needed; false at the end.
+    private func nextPacket() throws(AudioFormatError) -> Bool {
+        while true {
+            if streamIsOpen {
+                let status = ogg_stream_packetout(&stream, &packet)
+                if status == 1 { return true }
+                if status < 0 { throw damaged() }
+            }
+            guard try nextPage() else { return false }
+            if !streamIsOpen {
+                ogg_stream_init(&stream, ogg_page_serialno(&page))
+                streamIsOpen = true
+            }
+            guard ogg_stream_pagein(&stream, &page) == 0 else { throw damaged() }
+        }
+    }
+
+    /// Reads the next page into `page`; false at the end of the file.
+    private func nextPage() throws(AudioFormatError) -> Bool {
+        while true {
+            let status = ogg_sync_pageout(&sync, &page)
+            if status == 1 { return true }
+            if status < 0 { throw damaged() }
+            guard Self.feed(&sync, from: source) else { return false }
+        }
+    }
+
+    private func damaged() -> AudioFormatError {
+        AudioFormatError(path: path, kind: .invalidFile, reason: "it is damaged: its Ogg pages have a hole")
+    }
+
+    /// Reads more of `source` into `sync`; false at the end of the source.
+    private static func feed(_ sync: inout ogg_sync_state, from source: InputBytes) -> Bool {
+        let size = 1 << 16
+        guard let buffer = ogg_sync_buffer(&sync, size) else { return false }
+        let got = source.read(buffer, count: size)
+        ogg_sync_wrote(&sync, got)
+        return got > 0
+    }
+
+    /// Reads the whole of a regular file's `source` once, page by page, and returns its
+    /// headers and length when it is a plain Ogg Opus stream, whose decode needs no rule of
+    /// libsndfile's beyond the pre-skip and the last page's trim: one stream of one or two
+    /// channels (mapping family 0) and no header gain, every page whole, in sequence and of
+    /// that stream, the audio starting on a fresh page at granule position 0, every granule
+    /// position the samples before it but the last page's, which may cut its padding, and that
+    /// page ending the stream and the file. Nil otherwise; leaves `source` at its first byte.
+    static func survey(_ source: InputBytes) -> Survey? {
+        defer { _ = source.seek(0, whence: SEEK_SET) }
+        var sync = ogg_sync_state(), stream = ogg_stream_state(), page = ogg_page(), packet = ogg_packet()
+        ogg_sync_init(&sync)
+        defer { ogg_sync_clear(&sync) }
+        var header: (channels: Int, preSkip: Int64)?
+        var pageNumber = 0, packets = 0, samples: Int64 = 0, lastGranule: Int64 = 0, ended = false
+        var streamIsOpen = false
+        defer { if streamIsOpen { ogg_stream_clear(&stream) } }
+        while true {
+            let status = ogg_sync_pageout(&sync, &page)
+            if status < 0 { return nil }
+            if status == 0 {
+                guard feed(&sync, from: source) else { break }
+                continue
+            }
+            if ended { return nil }
+            let isFirst = pageNumber == 0
+            guard (ogg_page_bos(&page) != 0) == isFirst, ogg_page_pageno(&page) == pageNumber else { return nil }
+            if isFirst {
+                ogg_stream_init(&stream, ogg_page_serialno(&page))
+                streamIsOpen = true
+            }
+            guard ogg_stream_pagein(&stream, &page) == 0 else { return nil }
+            pageNumber += 1
+            let previous = samples, packetsBefore = packets
+            var packetsOnPage = 0
+            while true {
+                let got = ogg_stream_packetout(&stream, &packet)
+                if got < 0 { return nil }
+                if got == 0 { break }
+                packets += 1
+                packetsOnPage += 1
+                let bytes = UnsafeBufferPointer(start: packet.packet, count: packet.bytes)
+                switch packets {
+                case 1:
+                    guard isFirst, let parsed = parseHead(bytes) else { return nil }
+                    header = parsed
+                case 2:
+                    guard bytes.starts(with: Array("OpusTags".utf8)) else { return nil }
+                default:
+                    guard packet.bytes > 0 else { return nil }
+                    let count = opus_packet_get_nb_samples(packet.packet, Int32(clamping: packet.bytes), 48_000)
+                    guard count > 0 else { return nil }
+                    samples += Int64(count)
+                }
+            }
+            let granule = ogg_page_granulepos(&page)
+            ended = ogg_page_eos(&page) != 0
+            // The identification header alone on the first page, the comment header ending its
+            // page, so that the audio starts on a fresh one.
+            guard !isFirst || packets == 1, packetsBefore >= 2 || packets <= 2 else { return nil }
+            if packets <= 2 {
+                guard granule == 0, !ended else { return nil }
+                continue
+            }
+            if granule == -1 {
+                guard !ended, packetsOnPage == 0 else { return nil }
+                continue
+            }
+            guard ended ? (granule >= previous && granule <= samples) : granule == samples else { return nil }
+            lastGranule = granule
+        }
+        guard ended, let header, lastGranule > header.preSkip else { return nil }
+        return Survey(channelCount: header.channels, preSkip: header.preSkip, totalFrames: lastGranule - header.preSkip)
+    }
+
+    /// The channels and pre-skip of an identification header of version 0 to 15, mapping
+    /// family 0 and no output gain; nil for any other.
+    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>) -> (channels: Int, preSkip: Int64)? {
+        guard bytes.count >= 19, bytes.starts(with: Array("OpusHead".utf8)), bytes[8] < 16 else { return nil }
+        let channels = Int(bytes[9])
+        let preSkip = Int64(bytes[10]) | Int64(bytes[11]) << 8
+        let gain = UInt16(bytes[16]) | UInt16(bytes[17]) << 8
+        guard (1...2).contains(channels), gain == 0, bytes[18] == 0 else { return nil }
+        return (channels, preSkip)
+    }
+}

@@ -1,0 +1,96 @@
+import AudioFormats
+import Foundation
+import Testing
+import TestSupport
+@testable import VorbisFormats
+
+/// Long Ogg Vorbis files decoded in stretches on several threads (`ParallelStretches`) give the
+/// frames of the one decoder reading from the start, whatever the number of workers; a stretch
+/// that does not decode whole hands the reading back to the one decoder. The files are made by
+/// `oggenc` (vorbis-tools, installed by `make deps`).
+@Suite struct ParallelVorbisDecodingTests {
+    /// `frames` frames of noise and a tone in `channels` channels at `rate`, encoded by oggenc at
+    /// `quality` into `folder`; the Ogg file's path.
+    static func encode(frames: Int, channels: Int, rate: Int, quality: Int = 3, in folder: TemporaryFolder) throws -> String {
+        let noise = Signal.noise(frames: frames * channels, amplitude: 0.2, seed: UInt64(frames))
+        let tone = Signal.sine(frequency: 441, sampleRate: Double(rate), frames: frames, amplitude: 0.4)
+        let samples = (0..<(frames * channels)).map { Int16(max(-32_768, min(32_767, (noise[$0] + tone[$0 / channels]) * 32_767))) }
+        let wav = folder.file("source.wav"), ogg = folder.file("source.ogg")
+        try WaveFile.write(WaveFile.bytes(channels: UInt16(channels), sampleRate: UInt32(rate), data: WaveFile.pcm16(samples)), to: wav)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
+        process.arguments = ["-Q", "-q", String(quality), "-o", ogg, wav]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return ogg
+    }
+
+    /// Every frame `path` decodes to with `workers` threads, read in blocks of `block` frames,
+    /// and the error that ended the reading, if one did.
+    static func decode(_ path: String, workers: Int, block: Int = 10_000) throws -> (samples: [Float], failure: AudioFormatError?) {
+        let decoder = try VorbisFileDecoder(input: try AudioInput(path: path), workers: workers)
+        defer { decoder.close() }
+        var samples: [Float] = [], chunk = [Float](repeating: 0, count: block * decoder.format.channelCount)
+        do {
+            while true {
+                let got = try chunk.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: block) }
+                samples += chunk.prefix(got * decoder.format.channelCount)
+                if got < block { return (samples, nil) }
+            }
+        } catch let error as AudioFormatError {
+            return (samples, error)
+        }
+    }
+
+    @Test(arguments: [(frames: 400_001, channels: 2, rate: 44_100), (frames: 300_007, channels: 1, rate: 22_050),
+                      (frames: 262_145, channels: 2, rate: 48_000)])
+    func stretchesGiveTheOneDecodersFrames(frames: Int, channels: Int, rate: Int) throws {
+        let folder = try TemporaryFolder()
+        let ogg = try Self.encode(frames: frames, channels: channels, rate: rate, in: folder)
+        let alone = try Self.decode(ogg, workers: 1)
+        #expect(alone.failure == nil)
+        #expect(alone.samples.count == frames * channels)
+        #expect(frames > 2 * ParallelStretches.defaultStretchFrames, "the file spans several stretches")
+        for workers in [2, 3, 4] {
+            let parallel = try Self.decode(ogg, workers: workers, block: 4_099)
+            #expect(parallel.failure == nil)
+            #expect(parallel.samples == alone.samples, "\(workers) workers")
+        }
+    }
+
+    /// A page in the middle whose checksum fails is a gap: the stretch over it does not decode
+    /// whole, and the one decoder goes on from there, so the frames and the error at the end
+    /// are those of reading alone.
+    @Test func aDamagedPageHandsTheReadingBackToTheOneDecoder() throws {
+        let folder = try TemporaryFolder()
+        let ogg = try Self.encode(frames: 500_000, channels: 2, rate: 44_100, in: folder)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ogg)))
+        let pages = OggPage.pages(of: bytes)
+        var offset = 0
+        for page in pages.prefix(pages.count * 3 / 5) { offset += page.bytes.count }
+        bytes[offset + 100] ^= 0xFF
+        let damaged = folder.file("damaged.ogg")
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let alone = try Self.decode(damaged, workers: 1)
+        let parallel = try Self.decode(damaged, workers: 2)
+        #expect(alone.samples.count < 500_000 * 2)
+        #expect(parallel.samples == alone.samples)
+        #expect(parallel.failure == alone.failure)
+        #expect(alone.failure?.shortfall?.stated == 500_000)
+    }
+
+    /// A chained file (two streams one after the other) is read by the one decoder, as before.
+    @Test func aChainedFileIsReadAlone() throws {
+        let folder = try TemporaryFolder()
+        let first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 300_000, channels: 2, rate: 44_100, in: folder))))
+        let second = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 200_000, channels: 2, rate: 44_100, in: folder))))
+        let chained = folder.file("chained.ogg")
+        try Data(first + second).write(to: URL(fileURLWithPath: chained))
+        let decoder = try VorbisFileDecoder(input: try AudioInput(path: chained), workers: 2)
+        #expect(decoder.length == .exact(500_000))
+        let parallel = try Self.decode(chained, workers: 2), alone = try Self.decode(chained, workers: 1)
+        #expect(parallel.samples.count == 1_000_000)
+        #expect(parallel.samples == alone.samples)
+    }
+}
