@@ -21,7 +21,8 @@ import Foundation
 /// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
 /// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
 /// `Loudness` wraps libebur128 (BS.1770 metering). `FourierTransforms` wraps FFTW's
-/// single-precision real transform (`CFFTW`) as `RealFFT`. `SignalAnalysis`, on the DSP kernels
+/// single-precision real transforms (`CFFTW`) as `RealFFT` and `InverseRealFFT`, and builds on them
+/// the one partitioned convolution engine (`PartitionedConvolver`, its hot loop in `CAudioKernels`). `SignalAnalysis`, on the DSP kernels
 /// and `FourierTransforms`, keeps the sketch a report draws of a stream as it goes by
 /// (`SignalSketcher`: waveform outline, average spectrum, integrated loudness, true peak). `PluginHost` hosts LADSPA plugins (dlopen,
 /// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
@@ -139,7 +140,7 @@ let package = Package(
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
-        .target(name: "FourierTransforms", dependencies: ["CFFTW"]),
+        .target(name: "FourierTransforms", dependencies: ["CFFTW", "CAudioKernels"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
@@ -152,7 +153,7 @@ let package = Package(
         .target(
             name: "AudioNodes",
             dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
-                           "TimeStretching", "PluginHost", "VoiceProcessing", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+                           "TimeStretching", "PluginHost", "VoiceProcessing", "FourierTransforms", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
@@ -177,6 +178,7 @@ let package = Package(
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),

@@ -19,6 +19,7 @@ public enum NodeCatalogue {
         SilenceTrimNode.kind,
         TimePitchNode.kind,
         VoiceKind.kind,
+        ConvolutionNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]

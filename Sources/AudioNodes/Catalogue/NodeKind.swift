@@ -66,7 +66,8 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
-    /// The folder relative paths in a node's settings are resolved against (a graph file's).
+    /// The folder relative paths in a node's settings are resolved against (a graph file's; the
+    /// working directory's otherwise).
     public var folder: String
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
@@ -79,5 +80,11 @@ public struct NodeContext {
         self.connectedInputBuses = connectedInputBuses
         self.findPreset = findPreset
         self.scheduledChoices = scheduledChoices
+    }
+
+    /// `path` as the node should open it: relative paths are in `folder`.
+    public func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), path != "-" else { return path }
+        return folder + "/" + path
     }
 }

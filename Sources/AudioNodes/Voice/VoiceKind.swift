@@ -34,7 +34,7 @@ public enum VoiceKind {
                                       echoSuppression: settings.text("echoSuppression").flatMap { text in
                                           VoiceSettings.EchoSuppression.allCases.first { $0.name == text } } ?? .moderate)
             let reference = try settings.text("echoReference").map { path in
-                try EchoReferenceFile(path: path.hasPrefix("/") ? path : context.folder + "/" + path)
+                try EchoReferenceFile(path: context.resolve(path))
             }
             let quality = settings.text("quality").flatMap(ResamplerQuality.init(name:)) ?? context.resamplerQuality
             let engine = try settings.text("engine").map { try ResamplerRegistry.engine(named: $0) } ?? context.resampler
