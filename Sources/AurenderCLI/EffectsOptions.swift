@@ -54,8 +54,14 @@ struct EffectsOptions: ParsableArguments {
                                + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
     var speed: Double?
 
+    @Option(help: ArgumentHelp("An echo: TIME (0 to 2 s: 250ms, 0.5), then FEEDBACK (-100 to 100 %, default 50), WET (0 to 100 %, "
+                               + "default 50) and a LOWPASS on the echoes (Hz; none unless given): 0.3, 250ms:40:30:4k.",
+                               valueName: "TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]]"))
+    var delay: String?
+
     func validate() throws {
         try validateTimePitch()
+        try validateColour()
         _ = try filterBands()
         _ = try gateSettings()
         _ = try compressorSettings()
@@ -64,7 +70,7 @@ struct EffectsOptions: ParsableArguments {
     /// The flags given, which a graph file cannot take (its nodes state them).
     var flagsAGraphStates: [String] {
         [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
-         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + timePitchFlags
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + colourFlags + timePitchFlags
     }
 
     /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.

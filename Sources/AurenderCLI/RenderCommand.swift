@@ -65,6 +65,9 @@ struct RenderCommand: PositionalArgumentsValidating {
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         try rendering.validateDurability(output: output)
         _ = try rawInput.format()
+        if plugins.tail != nil, plugins.specs.isEmpty, !effects.hasTail {
+            throw ValidationError("--tail needs --plugin, --delay or --reverb")
+        }
     }
 
     func validatePositionalArguments() throws {
@@ -109,7 +112,8 @@ struct RenderCommand: PositionalArgumentsValidating {
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
             try editing.silenceNodes(sampleRate: format.sampleRate)
                 + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
-                + editing.gainNodes + effects.dynamicsNodes() + effects.timePitchNodes(resampler: resampler, quality: quality)
+                + editing.gainNodes + effects.dynamicsNodes() + effects.colourNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time)
+                + effects.timePitchNodes(resampler: resampler, quality: quality)
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--distort`, `--delay` and `--reverb` through the built binary: what they do to the audio,
+/// their place in the plan, their refusals, and the same effects from a graph file.
+@Suite struct ColourEffectsCommandTests {
+    /// An impulse at frame 0 and silence, one second at 44.1 kHz.
+    static func impulse(to path: String) throws {
+        try writeFloats([1] + [Float](repeating: 0, count: 44099), rate: 44100, to: path)
+    }
+
+    @Test func theDelayEchoesAnImpulseAndRingsOnAfterTheInput() throws {
+        let folder = try TemporaryFolder()
+        try Self.impulse(to: folder.file("in.wav"))
+        let result = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--bits", "float", "--delay", "100ms:50:40"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(abs(output[0] - 0.6) < 1e-7)
+        for echo in 1...9 { #expect(abs(output[echo * 4410] - 0.4 * pow(0.5, Float(echo - 1))) < 1e-7, "echo \(echo)") }
+        // 0.4 × 0.5^18 ≥ 1e-6 > 0.4 × 0.5^19: the tail ends on echo 19, past the input's second.
+        #expect(output.count == 19 * 4410 + 1)
+        let cut = try aurender([folder.file("in.wav"), folder.file("cut.wav"), "--delay", "100ms:50:40", "--tail", "0"])
+        #expect(cut.status == 0, "\(cut.standardError)")
+        #expect(try samples(of: folder.file("cut.wav")).samples.count == 44100)
+    }
+
+    @Test func thePlanShowsTheDelayAfterTheDynamics() throws {
+        let folder = try TemporaryFolder()
+        try Self.impulse(to: folder.file("in.wav"))
+        let plan = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--dry-run", "--delay", "0.25:-30:20:4k", "--compress", "-20:4"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        let delay = try #require(plan.output.range(of: "--> delay (time 0.25 s, feedback -30 %, wet 20 %, low-pass 4000 Hz, tail up to 60 s (ends under -120 dBFS))"),
+                                 "\(plan.output)")
+        let compressor = try #require(plan.output.range(of: "--> compressor ("), "\(plan.output)")
+        #expect(compressor.lowerBound < delay.lowerBound)
+    }
+
+    @Test(arguments: [
+        (["--delay", "3"], "--delay: the time must be from 0 to 2 s (250ms, 0.5s), not '3'"),
+        (["--delay", "0.1:150"], "--delay: the feedback must be from -100 to 100 %, not '150'"),
+        (["--delay", "0.1:50:101%"], "--delay: the wet must be from 0 to 100 %, not '101%'"),
+        (["--delay", "0.1:50:50:30k"], "--delay: the low-pass must be from 10 Hz to half the rate (22050 Hz), not '30k'"),
+        (["--delay", "0.1:1:2:3:4"], "--delay 0.1:1:2:3:4: write TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]], as 0.3:40"),
+        (["--tail", "1"], "--tail needs --plugin, --delay or --reverb"),
+    ])
+    func aBadValueIsOneLineNamingTheFlagAndItsRange(flags: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        try Self.impulse(to: folder.file("in.wav"))
+        let result = try aurender([folder.file("in.wav"), folder.file("out.wav")] + flags)
+        #expect(result.status == 64)
+        let first = result.standardError.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasSuffix(message), "the error is its first line (the argument parser's usage may follow): \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+
+    @Test func aGraphFileTakesADelayNodeWithEvents() throws {
+        let folder = try TemporaryFolder()
+        try Self.impulse(to: folder.file("in.wav"))
+        try Data("""
+            {"nodes": [{"name": "in", "type": "file", "path": "in.wav"},
+                       {"name": "echo", "type": "delay", "time": "10ms", "feedback": 0, "wet": 100, "tail": "1s"},
+                       {"name": "out", "type": "output", "path": "out.wav", "bits": "float"}],
+             "connections": [{"from": "in", "to": "echo"}, {"from": "echo", "to": "out"}],
+             "events": [{"at": "0.5s", "node": "echo", "parameter": "wet", "value": 0}]}
+            """.utf8).write(to: URL(fileURLWithPath: folder.file("g.json")))
+        let plan = try aurender([folder.file("g.json"), "--dry-run"])
+        #expect(plan.output.contains("node    echo (time 0.01 s, feedback 0 %, wet 100 %, no low-pass, tail up to 1 s (ends under -120 dBFS))"), "\(plan.output)")
+        let result = try aurender([folder.file("g.json")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(output[0] == 0 && output[441] == 1)
+        let bad = try aurender([folder.file("g.json"), "--delay", "0.1"])
+        #expect(bad.status == 64)
+        #expect(bad.standardError.contains("--delay does not apply to a graph file"), "\(bad.standardError)")
+    }
+}
