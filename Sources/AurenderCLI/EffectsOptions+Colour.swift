@@ -10,12 +10,13 @@ import Aurender
 extension EffectsOptions {
     /// Refuses a value out of its range, naming the flag and the field.
     func validateColour() throws {
+        _ = try distortionSettings()
         _ = try delaySettings(sampleRate: nil)
     }
 
     /// The flags given, which a graph file cannot take (its nodes state them).
     var colourFlags: [String] {
-        [(delay != nil, "--delay")].filter(\.0).map(\.1)
+        [(distort != nil, "--distort"), (delay != nil, "--delay")].filter(\.0).map(\.1)
     }
 
     /// Whether an effect that rings on after the input is asked for, so `--tail` applies.
@@ -27,6 +28,7 @@ extension EffectsOptions {
         let limit = (tail ?? EffectTail.defaultLimit).frames(at: sampleRate)
         var nodes: [AudioNode] = []
         do {
+            if let settings = try distortionSettings() { nodes.append(try DistortionNode(settings: settings)) }
             if let settings = try delaySettings(sampleRate: sampleRate) {
                 nodes.append(try DelayNode(sampleRate: sampleRate, settings: settings, tailLimit: limit))
             }
@@ -58,6 +60,47 @@ extension EffectsOptions {
             settings.lowpass = hertz
         }
         return settings
+    }
+
+    /// The distortion asked for, if any.
+    func distortionSettings() throws -> Distortion.Settings? {
+        guard let distort else { return nil }
+        let flag = "--distort"
+        let fields = distort.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count <= 2, !fields[0].isEmpty else { throw ValidationError("\(flag) \(distort): write DRIVE_DB[:SHAPE], as 20 or 12:hard") }
+        let ranges = DistortionNode.descriptions
+        let driveRange = ranges[DistortionNode.Parameter.drive.rawValue].range
+        guard let drive = ValueSyntax.level(fields[0]), Float(drive) >= driveRange.lowerBound, Float(drive) <= driveRange.upperBound else {
+            throw ValidationError("\(flag): the drive must be from \(Self.text(Double(driveRange.lowerBound))) to "
+                                  + "\(Self.text(Double(driveRange.upperBound))) dB, not '\(fields[0])'")
+        }
+        var settings = Distortion.Settings(drive: drive)
+        guard fields.count > 1, !fields[1].isEmpty else { return settings }
+        let shape = fields[1].lowercased()
+        switch shape {
+        case "soft": settings.shape = .soft
+        case "hard": settings.shape = .hard
+        case _ where shape.hasPrefix("crush"):
+            settings.shape = .crush
+            settings.bits = try Self.whole(String(shape.dropFirst(5)), flag: flag, name: "bit depth", parameter: ranges[DistortionNode.Parameter.bits.rawValue]) ?? settings.bits
+        case _ where shape.hasPrefix("decimate"):
+            settings.shape = .decimate
+            settings.decimation = try Self.whole(String(shape.dropFirst(8)), flag: flag, name: "decimation",
+                                                 parameter: ranges[DistortionNode.Parameter.decimation.rawValue]) ?? settings.decimation
+        default:
+            throw ValidationError("\(flag): the shape must be soft, hard, crushBITS or decimateN, not '\(fields[1])'")
+        }
+        return settings
+    }
+
+    /// A whole number written after a shape's name, within its parameter's range; nil when none is written.
+    private static func whole(_ written: String, flag: String, name: String, parameter: ParameterDescription) throws -> Int? {
+        guard !written.isEmpty else { return nil }
+        guard let value = Int(written), Float(value) >= parameter.range.lowerBound, Float(value) <= parameter.range.upperBound else {
+            throw ValidationError("\(flag): the \(name) must be a whole number from \(text(Double(parameter.range.lowerBound))) to "
+                                  + "\(text(Double(parameter.range.upperBound))), not '\(written)'")
+        }
+        return value
     }
 
     /// A percentage field (`40` or `40%`), if given.

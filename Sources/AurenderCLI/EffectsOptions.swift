@@ -54,6 +54,11 @@ struct EffectsOptions: ParsableArguments {
                                + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
     var speed: Double?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Distortion, 4x oversampled: DRIVE (-24 to 48 dB) into a SHAPE: soft (the default), hard, crushBITS (1 to 24, default 8) "
+            + "or decimateN (hold every Nth frame, 1 to 64, default 4): 20, 12:hard, 0:crush6.", valueName: "DRIVE_DB[:SHAPE]"))
+    var distort: String?
+
     @Option(help: ArgumentHelp("An echo: TIME (0 to 2 s: 250ms, 0.5), then FEEDBACK (-100 to 100 %, default 50), WET (0 to 100 %, "
                                + "default 50) and a LOWPASS on the echoes (Hz; none unless given): 0.3, 250ms:40:30:4k.",
                                valueName: "TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]]"))

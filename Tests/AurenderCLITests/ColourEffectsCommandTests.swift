@@ -25,15 +25,31 @@ import Testing
         #expect(try samples(of: folder.file("cut.wav")).samples.count == 44100)
     }
 
-    @Test func thePlanShowsTheDelayAfterTheDynamics() throws {
+    @Test func thePlanShowsTheEffectsInTheirOrderAfterTheDynamics() throws {
         let folder = try TemporaryFolder()
         try Self.impulse(to: folder.file("in.wav"))
-        let plan = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--dry-run", "--delay", "0.25:-30:20:4k", "--compress", "-20:4"])
+        let plan = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--dry-run", "--delay", "0.25:-30:20:4k", "--compress", "-20:4",
+                                 "--distort", "-6:crush"])
         #expect(plan.status == 0, "\(plan.standardError)")
         let delay = try #require(plan.output.range(of: "--> delay (time 0.25 s, feedback -30 %, wet 20 %, low-pass 4000 Hz, tail up to 60 s (ends under -120 dBFS))"),
                                  "\(plan.output)")
+        let distortion = try #require(plan.output.range(of: "--> distortion (drive -6 dB, bit crush to 8 bits, wet 100 %, 4x oversampled, "), "\(plan.output)")
         let compressor = try #require(plan.output.range(of: "--> compressor ("), "\(plan.output)")
-        #expect(compressor.lowerBound < delay.lowerBound)
+        #expect(compressor.lowerBound < distortion.lowerBound && distortion.lowerBound < delay.lowerBound)
+    }
+
+    @Test func theDistortionClipsALoudToneAndKeepsTheLengthAndTiming() throws {
+        let folder = try TemporaryFolder()
+        let tone = Signal.sine(frequency: 441, sampleRate: 44100, frames: 44100, amplitude: 0.5)
+        try writeFloats(tone, rate: 44100, to: folder.file("in.wav"))
+        let result = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--bits", "float", "--distort", "30:hard"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(output.count == 44100)
+        // 0.5 driven by 30 dB is 15.8: a square of height 1 (its band-limited ringing aside), in phase with the input.
+        let middle = output[22050..<22150]
+        #expect(middle.map { abs($0) }.reduce(0, +) / 100 > 0.9)
+        #expect(zip(middle, tone[22050..<22150]).filter { abs($0.1) > 0.2 }.allSatisfy { ($0.0 > 0) == ($0.1 > 0) })
     }
 
     @Test(arguments: [
@@ -43,6 +59,10 @@ import Testing
         (["--delay", "0.1:50:50:30k"], "--delay: the low-pass must be from 10 Hz to half the rate (22050 Hz), not '30k'"),
         (["--delay", "0.1:1:2:3:4"], "--delay 0.1:1:2:3:4: write TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]], as 0.3:40"),
         (["--tail", "1"], "--tail needs --plugin, --delay or --reverb"),
+        (["--distort", "60"], "--distort: the drive must be from -24 to 48 dB, not '60'"),
+        (["--distort", "12:fuzz"], "--distort: the shape must be soft, hard, crushBITS or decimateN, not 'fuzz'"),
+        (["--distort", "12:crush30"], "--distort: the bit depth must be a whole number from 1 to 24, not '30'"),
+        (["--distort", "12:decimate0"], "--distort: the decimation must be a whole number from 1 to 64, not '0'"),
     ])
     func aBadValueIsOneLineNamingTheFlagAndItsRange(flags: [String], message: String) throws {
         let folder = try TemporaryFolder()

@@ -15,6 +15,7 @@ public enum NodeCatalogue {
         FilterNode.kind,
         GateNode.kind,
         CompressorNode.kind,
+        DistortionNode.kind,
         DelayNode.kind,
         LimiterNode.kind,
         SilenceTrimNode.kind,
