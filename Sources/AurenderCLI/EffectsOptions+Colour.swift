@@ -12,15 +12,16 @@ extension EffectsOptions {
     func validateColour() throws {
         _ = try distortionSettings()
         _ = try delaySettings(sampleRate: nil)
+        _ = try reverbSettings()
     }
 
     /// The flags given, which a graph file cannot take (its nodes state them).
     var colourFlags: [String] {
-        [(distort != nil, "--distort"), (delay != nil, "--delay")].filter(\.0).map(\.1)
+        [(distort != nil, "--distort"), (delay != nil, "--delay"), (reverb != nil, "--reverb")].filter(\.0).map(\.1)
     }
 
     /// Whether an effect that rings on after the input is asked for, so `--tail` applies.
-    var hasTail: Bool { delay != nil }
+    var hasTail: Bool { delay != nil || reverb != nil }
 
     /// The nodes after the dynamics at `sampleRate`: distortion, delay, reverb; `tail` caps the
     /// tail of those that ring on (default 60 s).
@@ -31,6 +32,9 @@ extension EffectsOptions {
             if let settings = try distortionSettings() { nodes.append(try DistortionNode(settings: settings)) }
             if let settings = try delaySettings(sampleRate: sampleRate) {
                 nodes.append(try DelayNode(sampleRate: sampleRate, settings: settings, tailLimit: limit))
+            }
+            if let settings = try reverbSettings() {
+                nodes.append(try ReverbNode(sampleRate: sampleRate, settings: settings, tailLimit: limit))
             }
         } catch let error as ValidationError {
             throw RenderError.usage(error.message)
@@ -59,6 +63,20 @@ extension EffectsOptions {
             }
             settings.lowpass = hertz
         }
+        return settings
+    }
+
+    /// The reverb asked for, if any: a preset found loosely (`largehall2`, `Large Hall 2`).
+    func reverbSettings() throws -> Reverb.Settings? {
+        guard let reverb else { return nil }
+        let flag = "--reverb"
+        let fields = reverb.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count <= 2, !fields[0].isEmpty else { throw ValidationError("\(flag) \(reverb): write PRESET[:WET%], as 'large hall:30'") }
+        guard let preset = ReverbPreset.named(fields[0]) else {
+            throw ValidationError("\(flag): no preset '\(fields[0])' (there are \(ReverbPreset.all.map(\.name).joined(separator: ", ")))")
+        }
+        var settings = Reverb.Settings(preset: preset)
+        if let wet = try Self.percent(fields, 1, flag: flag, name: "wet", in: 0...100) { settings.wet = wet / 100 }
         return settings
     }
 

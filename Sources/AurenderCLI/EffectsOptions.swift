@@ -1,13 +1,14 @@
 import ArgumentParser
 import Aurender
 
-/// The filters, dynamics and time and pitch changes a render puts around the EQ: `--highpass`,
-/// `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`, `--tempo`, `--pitch`
-/// and `--speed`; one option group, since the argument parser builds every group at each start.
+/// The filters, dynamics, colouring effects and time and pitch changes a render puts around the
+/// EQ: `--highpass`, `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`,
+/// `--distort`, `--delay`, `--reverb`, `--tempo`, `--pitch` and `--speed`; one option group, since
+/// the argument parser builds every group at each start.
 ///
 /// A render applies them in one order, whatever the order of the flags: plugins → filters → EQ
-/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → time and pitch → fades →
-/// normalization → limiter (`--limit`).
+/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → distortion → delay →
+/// reverb → time and pitch → fades → normalization → limiter (`--limit`).
 struct EffectsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A high-pass filter (Butterworth unless Q is given): 80, 80:0.5, 1kHz:2.", valueName: "Hz[:Q]"))
     var highpass: String?
@@ -63,6 +64,12 @@ struct EffectsOptions: ParsableArguments {
                                + "default 50) and a LOWPASS on the echoes (Hz; none unless given): 0.3, 250ms:40:30:4k.",
                                valueName: "TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]]"))
     var delay: String?
+
+    @Option(help: ArgumentHelp("A room: one of AVAudioUnitReverb's presets by name (small room, medium room, large room, medium hall, "
+                               + "large hall, plate, medium chamber, large chamber, cathedral, large room 2, medium hall 2, medium hall 3, "
+                               + "large hall 2), then the WET share (0 to 100 %, default 50): 'large hall', plate:30.",
+                               valueName: "PRESET[:WET%]"))
+    var reverb: String?
 
     func validate() throws {
         try validateTimePitch()

@@ -28,14 +28,35 @@ import Testing
     @Test func thePlanShowsTheEffectsInTheirOrderAfterTheDynamics() throws {
         let folder = try TemporaryFolder()
         try Self.impulse(to: folder.file("in.wav"))
-        let plan = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--dry-run", "--delay", "0.25:-30:20:4k", "--compress", "-20:4",
-                                 "--distort", "-6:crush"])
+        let plan = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--dry-run", "--reverb", "largehall:30", "--delay", "0.25:-30:20:4k",
+                                 "--compress", "-20:4", "--distort", "-6:crush"])
         #expect(plan.status == 0, "\(plan.standardError)")
         let delay = try #require(plan.output.range(of: "--> delay (time 0.25 s, feedback -30 %, wet 20 %, low-pass 4000 Hz, tail up to 60 s (ends under -120 dBFS))"),
                                  "\(plan.output)")
         let distortion = try #require(plan.output.range(of: "--> distortion (drive -6 dB, bit crush to 8 bits, wet 100 %, 4x oversampled, "), "\(plan.output)")
         let compressor = try #require(plan.output.range(of: "--> compressor ("), "\(plan.output)")
-        #expect(compressor.lowerBound < distortion.lowerBound && distortion.lowerBound < delay.lowerBound)
+        let reverb = try #require(plan.output.range(of: "--> reverb (preset 'large hall' (RT60 2.6 s), reverberance 50 %, damping 45 %, "
+                                                    + "roomscale 100 %, stereodepth 100 %, predelay 0.03 s, wetgain 0 dB, wet 30 %, tail up to 60 s"), "\(plan.output)")
+        #expect(compressor.lowerBound < distortion.lowerBound && distortion.lowerBound < delay.lowerBound && delay.lowerBound < reverb.lowerBound)
+    }
+
+    @Test func theReverbRingsOnAfterAStereoImpulseWithDecorrelatedTails() throws {
+        let folder = try TemporaryFolder()
+        try writeFloats([1, 1] + [Float](repeating: 0, count: 2 * 44099), channels: 2, rate: 44100, to: folder.file("in.wav"))
+        let result = try aurender([folder.file("in.wav"), folder.file("out.wav"), "--bits", "float", "--reverb", "medium room:40"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(abs(output[0] - 0.6) < 1e-6 && abs(output[1] - 0.6) < 1e-6, "the dry impulse, on time")
+        let frames = output.count / 2
+        #expect(frames > 48000, "the room rings on past the input's second: \(frames) frames")
+        #expect(max(abs(output[2 * frames - 2]), abs(output[2 * frames - 1])) >= 1e-6, "and ends on its last frame at -120 dBFS or above")
+        let left = stride(from: 2 * 2205, to: 2 * 44100, by: 2).map { Double(output[$0]) }
+        let right = stride(from: 2 * 2205 + 1, to: 2 * 44100, by: 2).map { Double(output[$0]) }
+        let product: Double = zip(left, right).map { $0 * $1 }.reduce(0, +)
+        let leftEnergy: Double = left.map { $0 * $0 }.reduce(0, +)
+        let rightEnergy: Double = right.map { $0 * $0 }.reduce(0, +)
+        let correlation = product / (leftEnergy * rightEnergy).squareRoot()
+        #expect(abs(correlation) < 0.1, "correlation \(correlation)")
     }
 
     @Test func theDistortionClipsALoudToneAndKeepsTheLengthAndTiming() throws {
@@ -59,6 +80,9 @@ import Testing
         (["--delay", "0.1:50:50:30k"], "--delay: the low-pass must be from 10 Hz to half the rate (22050 Hz), not '30k'"),
         (["--delay", "0.1:1:2:3:4"], "--delay 0.1:1:2:3:4: write TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]], as 0.3:40"),
         (["--tail", "1"], "--tail needs --plugin, --delay or --reverb"),
+        (["--reverb", "garage"], "--reverb: no preset 'garage' (there are small room, medium room, large room, medium hall, large hall, plate, "
+            + "medium chamber, large chamber, cathedral, large room 2, medium hall 2, medium hall 3, large hall 2)"),
+        (["--reverb", "plate:120"], "--reverb: the wet must be from 0 to 100 %, not '120'"),
         (["--distort", "60"], "--distort: the drive must be from -24 to 48 dB, not '60'"),
         (["--distort", "12:fuzz"], "--distort: the shape must be soft, hard, crushBITS or decimateN, not 'fuzz'"),
         (["--distort", "12:crush30"], "--distort: the bit depth must be a whole number from 1 to 24, not '30'"),
@@ -80,8 +104,11 @@ import Testing
         try Data("""
             {"nodes": [{"name": "in", "type": "file", "path": "in.wav"},
                        {"name": "echo", "type": "delay", "time": "10ms", "feedback": 0, "wet": 100, "tail": "1s"},
+                       {"name": "drive", "type": "distortion", "drive": 0, "shape": "hard"},
+                       {"name": "room", "type": "reverb", "preset": "small room", "wet": 0, "tail": 0},
                        {"name": "out", "type": "output", "path": "out.wav", "bits": "float"}],
-             "connections": [{"from": "in", "to": "echo"}, {"from": "echo", "to": "out"}],
+             "connections": [{"from": "in", "to": "echo"}, {"from": "echo", "to": "drive"}, {"from": "drive", "to": "room"},
+                             {"from": "room", "to": "out"}],
              "events": [{"at": "0.5s", "node": "echo", "parameter": "wet", "value": 0}]}
             """.utf8).write(to: URL(fileURLWithPath: folder.file("g.json")))
         let plan = try aurender([folder.file("g.json"), "--dry-run"])
@@ -89,7 +116,10 @@ import Testing
         let result = try aurender([folder.file("g.json")])
         #expect(result.status == 0, "\(result.standardError)")
         let output = try samples(of: folder.file("out.wav")).samples
-        #expect(output[0] == 0 && output[441] == 1)
+        // The echo, 10 ms late, through the distortion's band-limited path and a fully dry room: on time.
+        #expect(output.indices.max { abs(output[$0]) < abs(output[$1]) } == 441)
+        #expect(output[441] > 0.9, "\(output[441])")
+        #expect(plan.output.contains("node    room (preset 'small room' (RT60 0.5 s), "), "\(plan.output)")
         let bad = try aurender([folder.file("g.json"), "--delay", "0.1"])
         #expect(bad.status == 64)
         #expect(bad.standardError.contains("--delay does not apply to a graph file"), "\(bad.standardError)")

@@ -17,6 +17,7 @@ public enum NodeCatalogue {
         CompressorNode.kind,
         DistortionNode.kind,
         DelayNode.kind,
+        ReverbNode.kind,
         LimiterNode.kind,
         SilenceTrimNode.kind,
         TimePitchNode.kind,
