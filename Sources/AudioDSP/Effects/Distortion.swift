@@ -136,7 +136,8 @@ public final class Distortion {
                         y = abs(step) < Self.smallestStep ? Self.curve((x + last) / 2, shape) : (integral - lastIntegral) / step
                         lastIntegral = integral
                     case .crush:
-                        y = (min(1, max(-1, (x + last) / 2)) * levels).rounded() / levels
+                        // Rounded to the nearest level by the float trick: adding 1.5 × 2⁵² leaves no fraction.
+                        y = ((min(1, max(-1, (x + last) / 2)) * levels + 0x1.8p52) - 0x1.8p52) / levels
                     case .decimate:
                         if left == 0 {
                             heldValue = min(1, max(-1, (x + last) / 2))

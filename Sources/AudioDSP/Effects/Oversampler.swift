@@ -7,10 +7,10 @@ import Darwin
 /// Runs one channel at four times its rate and back: a polyphase FIR interpolator, then
 /// whatever the caller does to the four samples of each frame, then a polyphase FIR decimator.
 ///
-/// Both filters are Kaiser-windowed sincs that pass up to 45 % of the base rate (20 kHz at
-/// 44.1 kHz) flat and stop from 55 % of it (where an image or an alias would fold back under
-/// 45 %) by 90 dB, so a nonlinearity run at the high rate adds only what it makes below half
-/// the high rate. The interpolator has an odd length and the decimator an even one, so that
+/// Both filters are Kaiser-windowed sincs (80 dB) that pass up to 43 % of the base rate (19 kHz
+/// at 44.1 kHz) flat and stop from 57 % of it (where an image or an alias would fold back under
+/// 43 %), so a nonlinearity run at the high rate adds only what it makes below half the high
+/// rate. The interpolator has an odd length and the decimator an even one, so that
 /// with the half-sample delay of a first-order antiderivative step between them the whole path
 /// runs late by a whole number of base frames: `latency`.
 public struct OversamplerDesign: Sendable {
@@ -24,13 +24,13 @@ public struct OversamplerDesign: Sendable {
     public let latency: Int
 
     /// The one design, for any rate (the filters scale with it).
-    public static let standard = OversamplerDesign(upLength: 241, downLength: 246)
+    public static let standard = OversamplerDesign(upLength: 145, downLength: 150)
 
     init(upLength: Int, downLength: Int) {
         precondition(upLength % 2 == 1 && downLength % 2 == 0)
         let factor = Double(Self.factor)
         func kaiser(_ length: Int) -> [Double] {
-            let beta = 0.1102 * (90 - 8.7)
+            let beta = 0.1102 * (80 - 8.7)
             return (0..<length).map { index in
                 let ratio = 2 * Double(index) / Double(length - 1) - 1
                 return Self.besselI0(beta * (1 - ratio * ratio).squareRoot()) / Self.besselI0(beta)

@@ -72,11 +72,13 @@ public final class Reverb {
     private let preDelayCapacity: Int
     private var preDelayWrite = 0
     private var preDelayFrames = 0
-    /// The diffusers, per channel, three rings each.
+    /// The diffusers, three per channel (the left's, then the right's): their rings, lengths
+    /// and positions, in memory of their own so the loop reads them without Swift's access checks.
     private let diffusers: UnsafeMutablePointer<Float>
-    private var diffuserLengths: [Int] = []
-    private var diffuserOffsets: [Int] = []
-    private var diffuserPositions: [Int] = []
+    private let diffuserRings: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let diffuserLengths: UnsafeMutablePointer<Int>
+    private let diffuserPositions: UnsafeMutablePointer<Int>
+    private let diffuserTotal: Int
     /// Frames processed, and the last whose input reached `quietLevel` (for `holdsSound(from:)`).
     private var position: Int64 = 0
     private var lastLoudInput: Int64 = .min / 2
@@ -98,17 +100,20 @@ public final class Reverb {
         lines = .allocate(capacity: 8 * capacity)
         preDelayCapacity = Int((Self.maximumPreDelay * sampleRate).rounded()) + 1
         preDelayLine = .allocate(capacity: preDelayCapacity * channelCount)
-        var offset = 0
-        for channel in 0..<2 {
-            for time in Self.diffuserTimes {
-                let length = max(1, Int(((time + Double(channel) * 0.00052) * sampleRate).rounded()))
-                diffuserLengths.append(length)
-                diffuserOffsets.append(offset)
-                offset += length
-            }
+        let lengths = (0..<2).flatMap { channel in
+            Self.diffuserTimes.map { max(1, Int((($0 + Double(channel) * 0.00052) * sampleRate).rounded())) }
         }
-        diffusers = .allocate(capacity: offset)
-        diffuserPositions = [Int](repeating: 0, count: diffuserLengths.count)
+        diffuserTotal = lengths.reduce(0, +)
+        diffusers = .allocate(capacity: diffuserTotal)
+        diffuserRings = .allocate(capacity: lengths.count)
+        diffuserLengths = .allocate(capacity: lengths.count)
+        diffuserPositions = .allocate(capacity: lengths.count)
+        var offset = 0
+        for (index, length) in lengths.enumerated() {
+            diffuserRings[index] = diffusers + offset
+            diffuserLengths[index] = length
+            offset += length
+        }
         reset()
         update(settings)
     }
@@ -117,14 +122,17 @@ public final class Reverb {
         lines.deallocate()
         preDelayLine.deallocate()
         diffusers.deallocate()
+        diffuserRings.deallocate()
+        diffuserLengths.deallocate()
+        diffuserPositions.deallocate()
     }
 
     /// Silences the room.
     public func reset() {
         lines.initialize(repeating: 0, count: 8 * lineCapacity)
         preDelayLine.initialize(repeating: 0, count: preDelayCapacity * channelCount)
-        diffusers.initialize(repeating: 0, count: (diffuserOffsets.last ?? 0) + (diffuserLengths.last ?? 0))
-        for index in diffuserPositions.indices { diffuserPositions[index] = 0 }
+        diffusers.initialize(repeating: 0, count: diffuserTotal)
+        diffuserPositions.initialize(repeating: 0, count: 2 * Self.diffuserTimes.count)
         lineWrite = 0
         preDelayWrite = 0
         shelfInput = SIMD8()
@@ -197,17 +205,25 @@ public final class Reverb {
         let scale = outputScale / Float(8).squareRoot(), own = depthMix, other = 1 - depthMix
         let wet = wet, dry = 1 - wet
         let hadamardScale = 1 / Float(8).squareRoot()
+        let quiet = quietLevel, lines = lines
+        let preDelayLine = preDelayLine, preDelayCapacity = preDelayCapacity, preDelayFrames = preDelayFrames
+        let rightPreDelay = preDelayLine + (stereo ? preDelayCapacity : 0)
+        var preDelayWrite = preDelayWrite
+        let rings = diffuserRings, ringLengths = diffuserLengths, positions = diffuserPositions
         var write = lineWrite
         var loudFrame = -1
         for frame in 0..<frames {
             let dryLeft = left[frame], dryRight = right[frame]
-            if abs(dryLeft) >= quietLevel || abs(dryRight) >= quietLevel { loudFrame = frame }
-            var inLeft = preDelay(dryLeft, channel: 0)
-            var inRight = stereo ? preDelay(dryRight, channel: 1) : inLeft
+            if abs(dryLeft) >= quiet || abs(dryRight) >= quiet { loudFrame = frame }
+            preDelayLine[preDelayWrite] = dryLeft
+            rightPreDelay[preDelayWrite] = dryRight
+            var read = preDelayWrite - preDelayFrames
+            if read < 0 { read += preDelayCapacity }
+            var inLeft = preDelayLine[read], inRight = rightPreDelay[read]
             preDelayWrite += 1
             if preDelayWrite == preDelayCapacity { preDelayWrite = 0 }
-            inLeft = diffuse(inLeft, first: 0)
-            inRight = stereo ? diffuse(inRight, first: 3) : inLeft
+            inLeft = Self.diffuse(inLeft, rings: rings, lengths: ringLengths, positions: positions)
+            inRight = stereo ? Self.diffuse(inRight, rings: rings + 3, lengths: ringLengths + 3, positions: positions + 3) : inLeft
             let taps = SIMD8<Float>(lines[(write - lengths.0) & mask], lines[capacity + ((write - lengths.1) & mask)],
                                     lines[2 * capacity + ((write - lengths.2) & mask)], lines[3 * capacity + ((write - lengths.3) & mask)],
                                     lines[4 * capacity + ((write - lengths.4) & mask)], lines[5 * capacity + ((write - lengths.5) & mask)],
@@ -223,6 +239,7 @@ public final class Reverb {
             for line in 0..<8 { lines[line * capacity + write] = mixed[line] }
             write = (write + 1) & mask
         }
+        self.preDelayWrite = preDelayWrite
         lineWrite = write
         shelfInput = shelfIn
         shelfOutput = shelfOut
@@ -230,27 +247,17 @@ public final class Reverb {
         position += Int64(frames)
     }
 
-    /// Writes `sample` into a channel's pre-delay and reads what went in `preDelayFrames` ago.
+    /// Runs `sample` through three allpass diffusers (Freeverb's, gain 0.5).
     @inline(__always)
-    private func preDelay(_ sample: Float, channel: Int) -> Float {
-        let line = preDelayLine + channel * preDelayCapacity
-        line[preDelayWrite] = sample
-        var read = preDelayWrite - preDelayFrames
-        if read < 0 { read += preDelayCapacity }
-        return line[read]
-    }
-
-    /// Runs `sample` through three allpass diffusers (Freeverb's, gain 0.5) from diffuser `first`.
-    @inline(__always)
-    private func diffuse(_ sample: Float, first: Int) -> Float {
+    private static func diffuse(_ sample: Float, rings: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, lengths: UnsafeMutablePointer<Int>,
+                                positions: UnsafeMutablePointer<Int>) -> Float {
         var value = sample
-        for index in first..<(first + 3) {
-            let ring = diffusers + diffuserOffsets[index]
-            let position = diffuserPositions[index]
+        for index in 0..<3 {
+            let ring = rings[index], position = positions[index]
             let delayed = ring[position]
             ring[position] = value + 0.5 * delayed
             value = delayed - value
-            diffuserPositions[index] = position + 1 == diffuserLengths[index] ? 0 : position + 1
+            positions[index] = position + 1 == lengths[index] ? 0 : position + 1
         }
         return value
     }
