@@ -69,9 +69,9 @@ public struct OversamplerDesign: Sendable {
 /// interpolator reads and the last high-rate samples the decimator reads, each kept twice over
 /// in a ring so that every read is one contiguous stretch.
 public struct OversamplerChannel {
-    private let design: OversamplerDesign
     private let upTaps: UnsafeMutablePointer<Float>
     private let upLength: Int
+    private let downLength: Int
     private let downTaps: UnsafeMutablePointer<Float>
     private let inputs: UnsafeMutablePointer<Float>
     private let highs: UnsafeMutablePointer<Float>
@@ -80,18 +80,20 @@ public struct OversamplerChannel {
 
     /// Makes the state (allocating); `release()` frees it.
     public init(design: OversamplerDesign) {
-        self.design = design
-        upLength = design.upPhases[0].count
+        // Each phase, and the decimator, padded with zeros at its oldest end to whole vectors of eight.
+        upLength = (design.upPhases[0].count + 7) / 8 * 8
+        downLength = (design.down.count + 7) / 8 * 8
         upTaps = .allocate(capacity: OversamplerDesign.factor * upLength)
         upTaps.initialize(repeating: 0, count: OversamplerDesign.factor * upLength)
         for (phase, taps) in design.upPhases.enumerated() {
             // Stored oldest-first, to meet the ring's oldest-first order.
             for (index, tap) in taps.reversed().enumerated() { upTaps[phase * upLength + (upLength - taps.count) + index] = tap }
         }
-        downTaps = .allocate(capacity: design.down.count)
-        for (index, tap) in design.down.reversed().enumerated() { downTaps[index] = tap }
+        downTaps = .allocate(capacity: downLength)
+        downTaps.initialize(repeating: 0, count: downLength)
+        for (index, tap) in design.down.reversed().enumerated() { downTaps[downLength - design.down.count + index] = tap }
         inputs = .allocate(capacity: 2 * upLength)
-        highs = .allocate(capacity: 2 * design.down.count)
+        highs = .allocate(capacity: 2 * downLength)
         reset()
     }
 
@@ -106,7 +108,7 @@ public struct OversamplerChannel {
     /// Clears the history.
     public mutating func reset() {
         inputs.initialize(repeating: 0, count: 2 * upLength)
-        highs.initialize(repeating: 0, count: 2 * design.down.count)
+        highs.initialize(repeating: 0, count: 2 * downLength)
         inputAt = 0
         highAt = 0
     }
@@ -126,7 +128,7 @@ public struct OversamplerChannel {
     /// Takes four high-rate samples and gives the base frame they decimate to.
     @inline(__always)
     public mutating func decimate(_ high: SIMD4<Float>) -> Float {
-        let length = design.down.count
+        let length = downLength
         for index in 0..<4 {
             highs[highAt] = high[index]
             highs[highAt + length] = high[index]
@@ -136,22 +138,15 @@ public struct OversamplerChannel {
         return Self.dot(highs + highAt, downTaps, length)
     }
 
-    /// The dot product of `count` floats, eight at a time.
+    /// The dot product of `count` floats, a multiple of eight, eight at a time.
     @inline(__always)
     static func dot(_ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ count: Int) -> Float {
         var sum = SIMD8<Float>()
-        var index = 0
         let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-        while index + 8 <= count {
+        for index in stride(from: 0, to: count, by: 8) {
             sum += rawA.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
                 * rawB.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-            index += 8
         }
-        var total = sum.sum()
-        while index < count {
-            total += a[index] * b[index]
-            index += 1
-        }
-        return total
+        return sum.sum()
     }
 }
