@@ -42,7 +42,7 @@ extension EffectsOptions {
         return nodes
     }
 
-    /// The echo asked for, if any; a low-pass at or above half of `sampleRate` (when known) is refused.
+    /// The echo asked for, if any; a low-pass above half of `sampleRate` (when known) is refused (at it, there is none).
     func delaySettings(sampleRate: Double?) throws -> FeedbackDelay.Settings? {
         guard let delay else { return nil }
         let flag = "--delay"

@@ -138,16 +138,24 @@ public final class FeedbackDelay {
                 filterStates[2 * channel] = previousIn
                 filterStates[2 * channel + 1] = previousOut
             } else {
-                for frame in 0..<frames {
-                    let tap = line[read]
-                    let x = source[frame]
-                    let kept = x + feedback * tap
-                    line[write] = kept
-                    if abs(kept) >= quiet, frame > loudFrame { loudFrame = frame }
-                    destination[frame] = dry * x + wet * tap
-                    write += 1
+                // In runs where neither the tap nor the write wraps around the ring.
+                var frame = 0
+                while frame < frames {
+                    let run = min(frames - frame, capacity - write, capacity - read)
+                    let taps = line + read, kept = line + write, x = source + frame, y = destination + frame
+                    var loudInRun = -1
+                    for index in 0..<run {
+                        let tap = taps[index], sample = x[index]
+                        let value = sample + feedback * tap
+                        kept[index] = value
+                        y[index] = dry * sample + wet * tap
+                        loudInRun = abs(value) >= quiet ? index : loudInRun
+                    }
+                    if loudInRun >= 0, frame + loudInRun > loudFrame { loudFrame = frame + loudInRun }
+                    frame += run
+                    write += run
                     if write == capacity { write = 0 }
-                    read += 1
+                    read += run
                     if read == capacity { read = 0 }
                 }
             }
