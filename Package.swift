@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "FourierTransforms", "MallocCounter", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AudioGraph", "Resampling", "MallocCounter", "TestSupport",
                                                                   "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),

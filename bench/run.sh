@@ -294,7 +294,7 @@ mp3() {
     rm -f "$work"/mp3-*.wav
 }
 
-# Issue 24's effects, each beside SoX's and FFmpeg's equivalent on the 10-minute file (whole-process
+# Issue 24's and 29's effects, each beside SoX's and FFmpeg's equivalent on the 10-minute file (whole-process
 # median wall times of one hyperfine run each, so the ratios compare like with like; no tool
 # dithers, as SoX's -D and FFmpeg's default do not, so the work is the same), then the
 # instructions each command takes on the 1-minute file (callgrind) and its peak memory. A row
@@ -351,6 +351,12 @@ PY
     row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
     row "limiter, driven 6 dB into it" 2 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
     row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
+    # Issue 29's effects: the soft clipper driven 20 dB (aurender 4x oversampled, FFmpeg and SoX at
+    # the file's rate), an 8-bit crusher, a 300 ms echo, and a medium hall at 50 % wet.
+    row "distortion, soft clip +20 dB" 3 "--distort 20" "overdrive 20" "volume=20dB,asoftclip=type=tanh"
+    row "distortion, 8-bit crush" 3 "--distort 0:crush8" "" "acrusher=bits=8:mode=lin:aa=0"
+    row "delay 300 ms, 50 % feedback" 3 "--delay 0.3:50:50" "echo 1 1 300 0.5" "aecho=in_gain=1:out_gain=1:delays=300:decays=0.5"
+    row "reverb, medium hall" 3 "--reverb mediumhall:50" "reverb 50" ""
     # Issue 29's voice unit: WebRTC's noise suppression (resampled to 48 kHz and back) beside FFmpeg's FFT denoiser.
     row "noise suppression (voice, high)" 1 "--denoise high" "" "afftdn"
     echo

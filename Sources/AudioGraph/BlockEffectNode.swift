@@ -85,6 +85,12 @@ open class BlockEffectNode: AudioNode {
     /// Frames the kernel runs behind its input, which the base hides; read after the first block.
     open var processingLatency: Int { 0 }
 
+    /// Whether the kernel holds sound that it gives out at or above `tailThreshold` only at its
+    /// frame `position` (counted from its first) or later, such as an echo still in a delay line
+    /// longer than a tail stretch; a quiet stretch then does not end the tail but is kept, as the
+    /// silence before that sound. By default none.
+    open func holdsSound(from position: Int64) -> Bool { false }
+
     // MARK: The bookkeeping
 
     public final override func allocateRenderResources() throws {
@@ -185,7 +191,7 @@ open class BlockEffectNode: AudioNode {
         if bodyTo < frames, stream.inputEnded {
             if let tailLimit {
                 for frame in bodyTo..<frames where !stream.finished {
-                    appendTail(frame, intoTail: start + Int64(frame) - bodyEnd, limit: tailLimit)
+                    appendTail(frame, at: start + Int64(frame), intoTail: start + Int64(frame) - bodyEnd, limit: tailLimit)
                 }
             } else {
                 stream.finished = true
@@ -195,14 +201,24 @@ open class BlockEffectNode: AudioNode {
     }
 
     /// Holds back one frame of tail, `intoTail` frames after the aligned input's end; a frame
-    /// at or above the threshold commits the frames before it. A silent stretch, or the limit, ends the stream.
-    private func appendTail(_ frame: Int, intoTail: Int64, limit: Int64) {
+    /// at or above the threshold commits the frames before it. A silent stretch (with no sound
+    /// held in the kernel for later), or the limit, ends the stream.
+    private func appendTail(_ frame: Int, at position: Int64, intoTail: Int64, limit: Int64) {
         guard let blockOutput, let fifo else { return }
-        if intoTail >= limit || (intoTail > 0 && intoTail % Int64(Self.tailStretch) == 0 && !stream.stretchLoud) {
+        let stretchStarts = intoTail % Int64(Self.tailStretch) == 0
+        if intoTail > 0, stretchStarts, !stream.stretchLoud, intoTail < limit {
+            // A quiet stretch ends the tail, unless sound is still to come: then it is kept.
+            guard holdsSound(from: position) else {
+                stream.finished = true
+                return
+            }
+            stream.committed = stream.written
+        }
+        if intoTail >= limit {
             stream.finished = true
             return
         }
-        if intoTail % Int64(Self.tailStretch) == 0 { stream.stretchLoud = false }
+        if stretchStarts { stream.stretchLoud = false }
         var loud = false
         for channel in 0..<fifo.list.channelCount {
             let sample = blockOutput[channel][frame]

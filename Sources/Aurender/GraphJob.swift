@@ -278,7 +278,7 @@ public struct GraphJob {
             if let parameter = event.parameter, case .text(let text)? = event.value { choices[parameter, default: []].append(text) }
         }
         let lookup = presets
-        var context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
+        let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
                                   findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices,
                                   resampler: try OutputRendering.resamplerEngine(named: options.resampler),
                                   resamplerQuality: options.resamplerQuality, folder: folder)

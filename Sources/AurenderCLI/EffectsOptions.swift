@@ -1,14 +1,14 @@
 import ArgumentParser
 import Aurender
 
-/// The filters, dynamics, convolution and time and pitch changes a render puts around the EQ:
-/// `--highpass`, `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`,
-/// `--convolve`, `--tempo`, `--pitch` and `--speed`; one option group, since the argument parser
-/// builds every group at each start.
+/// The filters, dynamics, colouring effects, convolution and time and pitch changes a render puts
+/// around the EQ: `--highpass`, `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`,
+/// `--distort`, `--delay`, `--reverb`, `--convolve`, `--tempo`, `--pitch` and `--speed`; one option
+/// group, since the argument parser builds every group at each start.
 ///
 /// A render applies them in one order, whatever the order of the flags: plugins → filters → EQ
-/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → convolution → time and
-/// pitch → fades → normalization → limiter (`--limit`).
+/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → distortion → delay →
+/// reverb → convolution → time and pitch → fades → normalization → limiter (`--limit`).
 struct EffectsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A high-pass filter (Butterworth unless Q is given): 80, 80:0.5, 1kHz:2.", valueName: "Hz[:Q]"))
     var highpass: String?
@@ -72,8 +72,25 @@ struct EffectsOptions: ParsableArguments {
                                valueName: "far-file"), completion: .file())
     var echoReference: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Distortion, 4x oversampled: DRIVE (-24 to 48 dB) into a SHAPE: soft (the default), hard, crushBITS (1 to 24, default 8) "
+            + "or decimateN (hold every Nth frame, 1 to 64, default 4): 20, 12:hard, 0:crush6.", valueName: "DRIVE_DB[:SHAPE]"))
+    var distort: String?
+
+    @Option(help: ArgumentHelp("An echo: TIME (0 to 2 s: 250ms, 0.5), then FEEDBACK (-100 to 100 %, default 50), WET (0 to 100 %, "
+                               + "default 50) and a LOWPASS on the echoes (Hz; none unless given): 0.3, 250ms:40:30:4k.",
+                               valueName: "TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]]"))
+    var delay: String?
+
+    @Option(help: ArgumentHelp("A room: one of AVAudioUnitReverb's presets by name (small room, medium room, large room, medium hall, "
+                               + "large hall, plate, medium chamber, large chamber, cathedral, large room 2, medium hall 2, medium hall 3, "
+                               + "large hall 2), then the WET share (0 to 100 %, default 50): 'large hall', plate:30.",
+                               valueName: "PRESET[:WET%]"))
+    var reverb: String?
+
     func validate() throws {
         try validateTimePitch()
+        try validateColour()
         _ = try voiceSettings()
         _ = try filterBands()
         _ = try gateSettings()
@@ -84,7 +101,7 @@ struct EffectsOptions: ParsableArguments {
     /// The flags given, which a graph file cannot take (its nodes state them).
     var flagsAGraphStates: [String] {
         [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
-         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress"), (convolve != nil, "--convolve")].filter(\.0).map(\.1) + voiceFlags + timePitchFlags
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress"), (convolve != nil, "--convolve")].filter(\.0).map(\.1) + colourFlags + voiceFlags + timePitchFlags
     }
 
     /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.

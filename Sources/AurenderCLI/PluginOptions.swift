@@ -1,8 +1,8 @@
 import ArgumentParser
 import Aurender
 
-/// The options that put LADSPA and LV2 plugins into the render: `--plugin`, `--plugin-after-eq`,
-/// `--tail` (which a convolution's tail follows too; `RenderCommand` checks it is used).
+/// The options that put LADSPA and LV2 plugins into the render: `--plugin`, `--plugin-after-eq`, `--tail`
+/// (which the delay, the reverb and the convolution follow too; the render command checks it applies).
 struct PluginOptions: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
         "A plugin, repeatable, applied in the order given, before the EQ: an LV2 URI, ladspa:LABEL or ladspa:FILE.so:LABEL, "
@@ -13,7 +13,7 @@ struct PluginOptions: ParsableArguments {
     @Flag(help: "Put the plugins after the EQ instead of before it.")
     var pluginAfterEq = false
 
-    @Option(help: ArgumentHelp("The most tail a plugin or --convolve renders after the input ends (a time, as --start; default 60s). "
+    @Option(help: ArgumentHelp("The most tail a plugin, --delay, --reverb or --convolve renders after the input ends (a time, as --start; default 60s). "
                                + "A tail ends sooner once it stays under -120 dBFS.", valueName: "time"))
     var tail: TimeArgument?
 

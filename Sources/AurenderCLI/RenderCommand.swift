@@ -65,7 +65,9 @@ struct RenderCommand: PositionalArgumentsValidating {
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         try rendering.validateDurability(output: output)
         _ = try rawInput.format()
-        if plugins.tail != nil, plugins.specs.isEmpty, effects.convolve == nil { throw ValidationError("--tail needs --plugin or --convolve") }
+        if plugins.tail != nil, plugins.specs.isEmpty, !effects.hasTail {
+            throw ValidationError("--tail needs --plugin, --delay, --reverb or --convolve")
+        }
     }
 
     func validatePositionalArguments() throws {
@@ -111,7 +113,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
             try effects.voiceNodes(resampler: resampler, quality: quality) + editing.silenceNodes(sampleRate: format.sampleRate)
                 + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
-                + editing.gainNodes + effects.dynamicsNodes()
+                + editing.gainNodes + effects.dynamicsNodes() + effects.colourNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time)
                 + effects.convolutionNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time, resampler: resampler, quality: quality)
                 + effects.timePitchNodes(resampler: resampler, quality: quality)
         }

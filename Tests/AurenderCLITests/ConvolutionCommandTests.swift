@@ -131,7 +131,7 @@ import Testing
         #expect(wet.standardError.contains("--convolve \(folder.file("room.wav")):150: the wet mix must be from 0 to 100 %, not 150"))
         let tail = try aurender(["--tail", "1s", input, out])
         #expect(tail.status == 64)
-        #expect(tail.standardError.contains("--tail needs --plugin or --convolve"))
+        #expect(tail.standardError.contains("--tail needs --plugin, --delay, --reverb or --convolve"))
         #expect(!FileManager.default.fileExists(atPath: out), "no output from a failed run")
     }
 

@@ -15,6 +15,9 @@ public enum NodeCatalogue {
         FilterNode.kind,
         GateNode.kind,
         CompressorNode.kind,
+        DistortionNode.kind,
+        DelayNode.kind,
+        ReverbNode.kind,
         LimiterNode.kind,
         SilenceTrimNode.kind,
         TimePitchNode.kind,
@@ -73,8 +76,8 @@ public enum NodeCatalogue {
         return made
     }
 
-    /// A value given for a parameter, as the parameter's Float: numbers (with their unit),
-    /// switches, and choices by name.
+    /// A value given for a parameter, as the parameter's Float: numbers (with their unit; times
+    /// as `500ms`), switches, and choices by name.
     public static func parameterValue(_ value: SettingValue, for description: ParameterDescription, of node: AudioNode,
                                       kind: NodeKind?, context: NodeContext?) throws -> Float {
         switch (description.unit, value) {
@@ -88,6 +91,9 @@ public enum NodeCatalogue {
         case (.decibels, .text(let text)):
             guard let level = ValueSyntax.level(text) else { throw GraphError.parameterNotANumber(node: node.name, name: description.name, text: text) }
             return Float(level)
+        case (.seconds, .text(let text)):
+            guard let time = TimeValue(text) else { throw GraphError.parameterNotANumber(node: node.name, name: description.name, text: text) }
+            return Float(time.seconds(at: context?.sampleRate ?? 1))
         case (.hertz, .text(let text)):
             guard let hertz = ValueSyntax.hertz(text) else { throw GraphError.parameterNotANumber(node: node.name, name: description.name, text: text) }
             return Float(hertz)
