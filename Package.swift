@@ -13,14 +13,16 @@ import Foundation
 /// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
 /// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
 /// which chooses a decoder by the input's content and refuses by name the formats none reads;
-/// `SoundFile` (libsndfile) is its main tenant; `VorbisFormats` (libvorbisfile) decodes Ogg Vorbis
+/// `SoundFile` (libsndfile) is its main tenant; `FLACFormats` (libFLAC) encodes FLAC before it,
+/// on every core, leaving FLAC's decoding to libsndfile; `VorbisFormats` (libvorbisfile) decodes Ogg Vorbis
 /// and `OpusFormats` (libopus and libogg) whole, plain Ogg Opus files before it, and `Mpg123Formats` (libmpg123) MPEG audio after it; `FFmpegFormats` (FFmpeg's
 /// libavformat, libavcodec, libavutil) comes last, for what libsndfile cannot read; a tenant that refuses an input at open hands it to the next. `Resampling` holds the `ResamplerEngine`
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
 /// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
 /// `Loudness` wraps libebur128 (BS.1770 metering). `FourierTransforms` wraps FFTW's
-/// single-precision real transform (`CFFTW`) as `RealFFT`. `SignalAnalysis`, on the DSP kernels
+/// single-precision real transforms (`CFFTW`) as `RealFFT` and `InverseRealFFT`, and builds on them
+/// the one partitioned convolution engine (`PartitionedConvolver`, its hot loop in `CAudioKernels`). `SignalAnalysis`, on the DSP kernels
 /// and `FourierTransforms`, keeps the sketch a report draws of a stream as it goes by
 /// (`SignalSketcher`: waveform outline, average spectrum, integrated loudness, true peak). `PluginHost` hosts LADSPA plugins (dlopen,
 /// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
@@ -30,6 +32,9 @@ import Foundation
 /// build time by `EmbedPresetsPlugin`. `Aurender` is the umbrella a library user imports: the
 /// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
 /// `PresetLookup`. `AurenderCLI` is the `aurender` command.
+///
+/// `VoiceProcessing` is the voice node over WebRTC's audio processing module, which is C++:
+/// `CVoiceShim` is its C face and `CWebRTCAudioProcessing` carries its pkg-config flags.
 ///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
 /// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
@@ -60,6 +65,11 @@ let package = Package(
             name: "CSndfile",
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+        ),
+        .systemLibrary(
+            name: "CFLAC",
+            pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"]), .brew(["flac"])]
         ),
         .systemLibrary(
             name: "CMpg123",
@@ -101,6 +111,15 @@ let package = Package(
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
         ),
         .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
+        // WebRTC's audio processing module is C++: this carries its pkg-config flags to CVoiceShim, its C face.
+        .systemLibrary(
+            name: "CWebRTCAudioProcessing",
+            pkgConfig: "webrtc-audio-processing",
+            providers: [.apt(["libwebrtc-audio-processing-dev"])]
+        ),
+        // SwiftPM drops the -D flags of pkg-config files, so the two webrtc-audio-processing.pc states are repeated here.
+        .target(name: "CVoiceShim", dependencies: ["CWebRTCAudioProcessing"],
+                cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         // SoundTouch's C interface, libSoundTouchDll; soundtouch.pc names the C++ library instead.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(
@@ -114,15 +133,17 @@ let package = Package(
         .target(name: "AudioFormats", dependencies: ["AudioGraph"]),
         .target(name: "SoundFile", dependencies: ["CSndfile", "AudioGraph", "AudioFormats"]),
         .target(name: "Mpg123Formats", dependencies: ["CMpg123", "AudioGraph", "AudioFormats"]),
+        .target(name: "FLACFormats", dependencies: ["CFLAC", "AudioFormats"]),
         .target(name: "VorbisFormats", dependencies: ["CVorbisFile", "AudioGraph", "AudioFormats"]),
         .target(name: "OpusFormats", dependencies: ["COpus", "AudioGraph", "AudioFormats"]),
         .target(name: "FFmpegFormats", dependencies: ["CFFmpeg", "AudioGraph", "AudioFormats"]),
         .target(name: "Resampling", dependencies: ["CSamplerate", "CSoxr"]),
         .target(name: "TimeStretching", dependencies: ["CSoundTouch"]),
         .target(name: "Loudness", dependencies: ["CEbur128"]),
-        .target(name: "FourierTransforms", dependencies: ["CFFTW"]),
+        .target(name: "FourierTransforms", dependencies: ["CFFTW", "CAudioKernels"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
+        .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
         // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.
@@ -131,12 +152,12 @@ let package = Package(
                 path: "Sources/EmbedPresetsPlugin"),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
-                           "TimeStretching", "PluginHost", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
+                           "TimeStretching", "PluginHost", "VoiceProcessing", "FourierTransforms", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis"]),
+                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -151,14 +172,19 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
+        .testTarget(name: "FLACFormatsTests", dependencies: ["FLACFormats", "AudioFormats", "SoundFile", "MallocCounter", "TestSupport"]),
         .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "AudioFormats", "TestSupport"]),
+        .testTarget(name: "Mpg123FormatsTests", dependencies: ["Mpg123Formats", "AudioFormats", "AudioNodes", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),
         .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AudioGraph", "Resampling", "MallocCounter", "TestSupport",
+                                                                  "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal", "BrowserSupport"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|codecs|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|reports|codecs|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -351,8 +351,45 @@ PY
     row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
     row "limiter, driven 6 dB into it" 2 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
     row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
+    # Issue 29's voice unit: WebRTC's noise suppression (resampled to 48 kHz and back) beside FFmpeg's FFT denoiser.
+    row "noise suppression (voice, high)" 1 "--denoise high" "" "afftdn"
+    echo
+    convolution || failed=1
     rm -f "$work"/fx-*.wav
     return $failed
+}
+
+# Issue 29's convolution: a 2-second stereo impulse response (decaying noise) on a 2-minute
+# 48 kHz stereo 16-bit WAV, beside FFmpeg's afir with its own threads (it uses both cores), in one
+# hyperfine run (median wall time, mean CPU time), then aurender's peak memory. Fails when aurender
+# is slower than afir or peaks at 40 MB or more.
+convolution() {
+    local input=$work/input-2min-48k.wav ir=$work/ir-2s-48k.wav json=$work/convolution.json memory
+    [ -f "$input" ] || sox -n -r 48000 -c 2 -b 16 "$input" synth 120 pinknoise synth sine mix 440 vol 0.4
+    [ -f "$ir" ] || sox -n -r 48000 -c 2 -b 24 "$ir" synth 2 whitenoise fade l 0 2 2 vol 0.1
+    echo "## Convolution, 2-minute stereo 48 kHz 16-bit WAV with a 2-second stereo impulse response (median wall time of 5 runs)"
+    hyperfine --warmup 1 --runs 5 -N --export-json "$json" \
+        -n aurender "$aurender --quiet --dither none --convolve $ir $input $work/fx-conv-au.wav" \
+        -n afir "ffmpeg -y -v error -i $input -i $ir -filter_complex [0:a][1:a]afir $work/fx-conv-ff.wav" >/dev/null
+    memory=$(/usr/bin/time -f %M "$aurender" --quiet --dither none --convolve "$ir" "$input" "$work/fx-conv-au.wav" 2>&1 >/dev/null | tail -1)
+    python3 - "$json" "$memory" <<'PY'
+import json, sys
+path, memory = sys.argv[1:]
+results = {r["command"]: r for r in json.load(open(path))["results"]}
+au, ff = results["aurender"], results["afir"]
+print("| command | wall | CPU (user + system) | peak memory |")
+print("|---|---|---|---|")
+print("| `aurender --convolve ir.wav in.wav out.wav` | %.2f s | %.2f s | %.1f MB |" % (au["median"], au["user"] + au["system"], int(memory) / 1024))
+print("| `ffmpeg -i in.wav -i ir.wav -filter_complex afir out.wav` | %.2f s | %.2f s | |" % (ff["median"], ff["user"] + ff["system"]))
+ratio = ff["median"] / au["median"]
+print("\nafir ÷ aurender: %.2f× (target: at least 1×)" % ratio)
+if ratio < 1:
+    print("  FAIL: the convolution is slower than afir", file=sys.stderr)
+    sys.exit(1)
+if int(memory) / 1024 >= 40:
+    print("  FAIL: the convolution peaks at %.1f MB, over 40 MB" % (int(memory) / 1024), file=sys.stderr)
+    sys.exit(1)
+PY
 }
 
 # What a batch's reports cost: the same batch with no report, a JSON report, and a page with
@@ -462,6 +499,15 @@ for codec in ("MP3", "AAC", "Opus", "Vorbis"):
     base = m["pass-through 48 kHz" if codec == "Opus" else "pass-through"]
     print("- %s: %.0f %% (%.2f s of %.2f s)" % (codec, 100 * (1 - base / m[codec]), m[codec] - base, m[codec]))
 PY
+    echo
+    echo "FLAC encode on one core (taskset -c 0) and on every core, medians of 3: the parallel encoder's gain"
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" -n "one core" "taskset -c 0 $aurender --quiet $input $out.flac" \
+        -n "every core" "$aurender --quiet $input $out.flac" >/dev/null
+    python3 - "$json" <<'PY'
+import json, sys
+m = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+print("- one core %.2f s, every core %.2f s: %.2f×" % (m["one core"], m["every core"], m["every core"] / m["one core"]))
+PY
     rm -f "$out"*
 }
 
@@ -479,8 +525,9 @@ case $which in
     batch) batch ;;
     plugin) plugin ;;
     effects) effects ;;
+    convolution) convolution ;;
     reports) reports ;;
     codecs) codecs ;;
     all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|reports|codecs|all]" >&2; exit 64 ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|reports|codecs|all]" >&2; exit 64 ;;
 esac

@@ -64,3 +64,25 @@ extension AudioDecoderKind {
         throw AudioFormatError(path: path, kind: .unsupportedFormat, reason: "\(name) writes no files")
     }
 }
+
+/// A kind that only encodes (libFLAC, beside libsndfile that reads FLAC): it claims no input,
+/// and the registry's decoders come from the other kinds.
+public protocol AudioEncoderKind: AudioFormatKind {}
+
+extension AudioEncoderKind {
+    /// None.
+    public var decodedContainers: Set<AudioContainer> { [] }
+
+    /// No.
+    public var triesUnrecognisedInputs: Bool { false }
+
+    /// Refuses: the registry never hands it an input.
+    public func makeDecoder(for input: AudioInput, raw: RawFormat?) throws(AudioFormatError) -> any AudioDecoder {
+        throw AudioFormatError(path: input.path, kind: .unsupportedInput, reason: "\(name) decodes no files")
+    }
+}
+
+extension AudioFormatKind {
+    /// Whether it decodes anything: it claims containers or tries unrecognised inputs.
+    public var decodes: Bool { !decodedContainers.isEmpty || triesUnrecognisedInputs }
+}

@@ -29,7 +29,7 @@ public struct FormatRegistry: Sendable {
     public func openDecoder(path: String, raw: RawFormat? = nil, decoder: String) throws(AudioFormatError) -> any AudioDecoder {
         guard let kind = kind(named: decoder) else {
             throw AudioFormatError(path: path, kind: .unsupportedInput,
-                                   reason: "no decoder called \(decoder) in this build (it has \(kinds.map(\.name).joined(separator: ", ")))")
+                                   reason: "no decoder called \(decoder) in this build (it has \(kinds.filter(\.decodes).map(\.name).joined(separator: ", ")))")
         }
         let input = try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0)
         if raw == nil, input.isEmpty {
@@ -38,13 +38,14 @@ public struct FormatRegistry: Sendable {
         return try kind.makeDecoder(for: input, raw: raw)
     }
 
-    /// The kind called `name`, ignoring case and a leading `lib` (`sndfile` is `libsndfile`).
+    /// The decoding kind called `name`, ignoring case and a leading `lib` (`sndfile` is
+    /// `libsndfile`); a kind that only encodes is no decoder to force.
     public func kind(named name: String) -> (any AudioFormatKind)? {
         func bare(_ text: String) -> String {
             let lower = text.lowercased()
             return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
         }
-        return kinds.first { bare($0.name) == bare(name) }
+        return kinds.first { $0.decodes && bare($0.name) == bare(name) }
     }
 
     /// Opens the input on `fileDescriptor` (left open), named `path` in messages.

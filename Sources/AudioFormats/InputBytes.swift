@@ -56,6 +56,22 @@ public final class InputBytes {
         if closing { close(fileDescriptor) }
     }
 
+    /// A second reader of the same regular file with a place of its own, for a decoder that
+    /// works on two stretches of the file at once; nil for a pipe. It shares this one's
+    /// descriptor, which only this one closes, so it must not outlive it.
+    public func twin() -> InputBytes? {
+        isSeekable ? InputBytes(twinOf: self) : nil
+    }
+
+    private init(twinOf other: InputBytes) {
+        fileDescriptor = other.fileDescriptor
+        head = []
+        closing = false
+        start = other.start
+        isSeekable = true
+        size = other.size
+    }
+
     /// Reads up to `count` bytes into `buffer`; returns the bytes read, 0 at the end.
     public func read(_ buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         var done = 0

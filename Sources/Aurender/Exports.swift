@@ -7,3 +7,4 @@
 @_exported import Resampling
 @_exported import TimeStretching
 @_exported import SignalAnalysis
+@_exported import VoiceProcessing

@@ -278,10 +278,10 @@ public struct GraphJob {
             if let parameter = event.parameter, case .text(let text)? = event.value { choices[parameter, default: []].append(text) }
         }
         let lookup = presets
-        let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
+        var context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
                                   findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices,
                                   resampler: try OutputRendering.resamplerEngine(named: options.resampler),
-                                  resamplerQuality: options.resamplerQuality)
+                                  resamplerQuality: options.resamplerQuality, folder: folder)
         return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
     }
 

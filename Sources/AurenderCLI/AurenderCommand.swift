@@ -20,7 +20,7 @@ struct AurenderCommand: ParsableCommand {
             exit(withError: ExitCode(ExitStatus.usage.rawValue))
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(EffectsOptions.expandingBareVoiceFlags(Array(CommandLine.arguments.dropFirst())))
             if let counted = command as? PositionalArgumentsValidating {
                 do {
                     try counted.validatePositionalArguments()

@@ -103,7 +103,7 @@ struct ConversionOptions: ParsableArguments {
 
     /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `opus`, `sndfile`, `mpg123`, `ffmpeg`).
     static var decoderNames: String {
-        FormatRegistry.standard.kinds.map { kind in
+        FormatRegistry.standard.kinds.filter(\.decodes).map { kind in
             let lower = kind.name.lowercased()
             return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
         }.joined(separator: ", ")

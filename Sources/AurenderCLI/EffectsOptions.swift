@@ -1,13 +1,14 @@
 import ArgumentParser
 import Aurender
 
-/// The filters, dynamics and time and pitch changes a render puts around the EQ: `--highpass`,
-/// `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`, `--tempo`, `--pitch`
-/// and `--speed`; one option group, since the argument parser builds every group at each start.
+/// The filters, dynamics, convolution and time and pitch changes a render puts around the EQ:
+/// `--highpass`, `--lowpass`, `--bass`, `--treble`, `--filter`, `--gate`, `--compress`,
+/// `--convolve`, `--tempo`, `--pitch` and `--speed`; one option group, since the argument parser
+/// builds every group at each start.
 ///
 /// A render applies them in one order, whatever the order of the flags: plugins → filters → EQ
-/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → time and pitch → fades →
-/// normalization → limiter (`--limit`).
+/// (→ plugins with `--plugin-after-eq`) → `--gain` → gate → compressor → convolution → time and
+/// pitch → fades → normalization → limiter (`--limit`).
 struct EffectsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A high-pass filter (Butterworth unless Q is given): 80, 80:0.5, 1kHz:2.", valueName: "Hz[:Q]"))
     var highpass: String?
@@ -41,6 +42,12 @@ struct EffectsOptions: ParsableArguments {
         """, valueName: "THRESHOLD:RATIO[:...]"))
     var compress: String?
 
+    @Option(help: ArgumentHelp("""
+        Convolve with an impulse response (any audio file: mono, one channel per input channel, or four for true stereo), \
+        resampled to the render's rate, mixed WET percent wet (default 100): hall.wav, hall.wav:30. Its tail follows --tail.
+        """, valueName: "IR[:WET%]"))
+    var convolve: String?
+
     @Option(help: ArgumentHelp("Play faster or slower keeping the pitch (\(EffectsOptions.rangeText(TimePitchNode.Parameter.tempo))): "
                                + "1.25 is 25% faster, 0.5 half speed.", valueName: "ratio"))
     var tempo: Double?
@@ -54,17 +61,30 @@ struct EffectsOptions: ParsableArguments {
                                + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
     var speed: Double?
 
+    @Option(help: ArgumentHelp("Suppress noise in a voice (WebRTC): low, moderate, high or veryhigh; alone, high.", valueName: "level"))
+    var denoise: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Bring a voice's peaks to this level by automatic gain control (WebRTC), -31 to 0 dBFS; alone, -3.", valueName: "dBFS"))
+    var agc: String?
+
+    @Option(help: ArgumentHelp("Cancel the echo of this far-end file (what played through the speaker) in a voice (WebRTC).",
+                               valueName: "far-file"), completion: .file())
+    var echoReference: String?
+
     func validate() throws {
         try validateTimePitch()
+        _ = try voiceSettings()
         _ = try filterBands()
         _ = try gateSettings()
         _ = try compressorSettings()
+        _ = try convolution()
     }
 
     /// The flags given, which a graph file cannot take (its nodes state them).
     var flagsAGraphStates: [String] {
         [(highpass != nil, "--highpass"), (lowpass != nil, "--lowpass"), (bass != nil, "--bass"), (treble != nil, "--treble"),
-         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress")].filter(\.0).map(\.1) + timePitchFlags
+         (!filters.isEmpty, "--filter"), (gate != nil, "--gate"), (compress != nil, "--compress"), (convolve != nil, "--convolve")].filter(\.0).map(\.1) + voiceFlags + timePitchFlags
     }
 
     /// The filter bands asked for: high-pass, low-pass, bass, treble, then each `--filter`.

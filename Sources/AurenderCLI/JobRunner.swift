@@ -55,6 +55,7 @@ enum CommandHints {
         switch error {
         case let error as RenderError: (message(for: error), ExitStatus(error))
         case let error as AudioFormatError: (error.description, ExitStatus(input: error))
+        case let error as ImpulseResponseError: (error.description, error.cause.map { ExitStatus(input: $0) } ?? .dataError)
         default: ("\(subject): \(error)", .software)
         }
     }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Aurender
 
-/// The options that put LADSPA and LV2 plugins into the render: `--plugin`, `--plugin-after-eq`, `--tail`.
+/// The options that put LADSPA and LV2 plugins into the render: `--plugin`, `--plugin-after-eq`,
+/// `--tail` (which a convolution's tail follows too; `RenderCommand` checks it is used).
 struct PluginOptions: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
         "A plugin, repeatable, applied in the order given, before the EQ: an LV2 URI, ladspa:LABEL or ladspa:FILE.so:LABEL, "
@@ -12,13 +13,12 @@ struct PluginOptions: ParsableArguments {
     @Flag(help: "Put the plugins after the EQ instead of before it.")
     var pluginAfterEq = false
 
-    @Option(help: ArgumentHelp("The most tail a plugin renders after the input ends (a time, as --start; default 60s). "
+    @Option(help: ArgumentHelp("The most tail a plugin or --convolve renders after the input ends (a time, as --start; default 60s). "
                                + "A tail ends sooner once it stays under -120 dBFS.", valueName: "time"))
     var tail: TimeArgument?
 
     func validate() throws {
         if specs.isEmpty, pluginAfterEq { throw ValidationError("--plugin-after-eq needs --plugin") }
-        if specs.isEmpty, tail != nil { throw ValidationError("--tail needs --plugin") }
     }
 
     /// The flags given, which a graph file cannot take (its plugin nodes state them).

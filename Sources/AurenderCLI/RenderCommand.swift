@@ -65,6 +65,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         try rendering.validateDurability(output: output)
         _ = try rawInput.format()
+        if plugins.tail != nil, plugins.specs.isEmpty, effects.convolve == nil { throw ValidationError("--tail needs --plugin or --convolve") }
     }
 
     func validatePositionalArguments() throws {
@@ -76,6 +77,7 @@ struct RenderCommand: PositionalArgumentsValidating {
                 throw ValidationError("Missing expected argument '<output>'")
             }
         }
+        try effects.validateEchoReference(batch: batch.outputFolder != nil, excerpt: editing.excerpt != nil)
         if rendering.loudness.normalization != nil, batch.outputFolder == nil, output == nil {
             throw ValidationError("\(rendering.loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
         }
@@ -107,9 +109,11 @@ struct RenderCommand: PositionalArgumentsValidating {
         let resampler = try ResamplerRegistry.engine(named: rendering.conversion.resampler)
         let quality = rendering.conversion.srcQuality.quality
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
-            try editing.silenceNodes(sampleRate: format.sampleRate)
+            try effects.voiceNodes(resampler: resampler, quality: quality) + editing.silenceNodes(sampleRate: format.sampleRate)
                 + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
-                + editing.gainNodes + effects.dynamicsNodes() + effects.timePitchNodes(resampler: resampler, quality: quality)
+                + editing.gainNodes + effects.dynamicsNodes()
+                + effects.convolutionNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time, resampler: resampler, quality: quality)
+                + effects.timePitchNodes(resampler: resampler, quality: quality)
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)

@@ -313,6 +313,10 @@ final class LibAVReader {
         guard let frame, let planes = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(frame.pointee.format)
         let planar = api.av_sample_fmt_is_planar(format) != 0
+        if planar, format == AV_SAMPLE_FMT_FLTP {
+            Self.interleave(planes, channelCount, start, count, output)
+            return
+        }
         for plane in 0..<(planar ? channelCount : 1) {
             guard let bytes = planes[plane] else { continue }
             let first = planar ? start : start * channelCount
@@ -327,6 +331,27 @@ final class LibAVReader {
             case AV_SAMPLE_FMT_DBL: Self.copy(bytes, Double.self, first, values, destination, stride) { Float($0) }
             default: Self.copy(bytes, Float.self, first, values, destination, stride) { $0 }
             }
+        }
+    }
+
+    /// Interleaves `count` frames from `first` of planar Float32, what FFmpeg's AAC, Vorbis and
+    /// Opus decoders give: stereo in one loop the compiler vectorizes, as the strided copy of
+    /// one plane at a time is not (it took 16 instructions a stereo frame).
+    private static func interleave(_ planes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, _ channelCount: Int, _ first: Int,
+                                   _ count: Int, _ output: UnsafeMutablePointer<Float>) {
+        func plane(_ channel: Int) -> UnsafePointer<Float>? {
+            planes[channel].map { UnsafeRawPointer($0).assumingMemoryBound(to: Float.self) + first }
+        }
+        if channelCount == 2, let left = plane(0), let right = plane(1) {
+            for index in 0..<count {
+                output[2 &* index] = left[index]
+                output[2 &* index &+ 1] = right[index]
+            }
+            return
+        }
+        for channel in 0..<channelCount {
+            guard let samples = plane(channel) else { continue }
+            for index in 0..<count { output[index &* channelCount &+ channel] = samples[index] }
         }
     }
 

@@ -22,6 +22,10 @@ final class Mpg123Stream {
     let channelCount: Int
     /// MPEG audio layer: 1, 2 or 3.
     let layer: Int
+    /// Whether the first frame is MPEG-1 (not MPEG-2 or 2.5, whose frames hold one granule).
+    let isMPEG1: Bool
+    /// Samples per channel in one MPEG frame (1,152 for MPEG-1 layer III).
+    let samplesPerFrame: Int
     /// The frames libmpg123 expects to give: exact where a Xing/Info frame counts the frames
     /// (less the LAME tag's delay and padding), else its estimate from the file size and the
     /// first frame's bit rate; nil when it cannot tell (a pipe).
@@ -29,12 +33,20 @@ final class Mpg123Stream {
 
     private let source: InputBytes
     private var handle: OpaquePointer?
+    /// Where a frame that does not fit the caller's buffer is decoded: one frame's samples.
+    private let frameBuffer: UnsafeMutableRawPointer
+    private let frameBufferBytes: Int
+    /// Samples of the last frame decoded into `frameBuffer` not yet given, and how many frames.
+    private var pending: UnsafePointer<Float>
+    private var pendingFrames = 0
 
     /// libmpg123's global set-up, run once before the first handle.
     private static let initialized: Int32 = mpg123_init()
 
     /// Opens `source`, named `path`, and reads up to its first audio frame, so the format is known.
-    init(source: InputBytes, path: String) throws(AudioFormatError) {
+    /// A seek decodes and drops `preframes` frames before the one sought (layer III), so the bit
+    /// reservoir and the filter banks are filled again.
+    init(source: InputBytes, path: String, preframes: Int = 4) throws(AudioFormatError) {
         self.path = path
         self.source = source
         _ = Self.initialized
@@ -45,6 +57,7 @@ final class Mpg123Stream {
         self.handle = handle
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), preframes, 0)
         mpg123_format_none(handle)
         for rate in Self.rates {
             mpg123_format(handle, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
@@ -62,27 +75,53 @@ final class Mpg123Stream {
         }
         sampleRate = rate
         channelCount = Int(channels)
+        frameBufferBytes = mpg123_outblock(handle)
+        frameBuffer = .allocate(byteCount: frameBufferBytes, alignment: 16)
+        pending = UnsafePointer(frameBuffer.assumingMemoryBound(to: Float.self))
         var info = mpg123_frameinfo2()
-        layer = mpg123_info2(handle, &info) == MPG123_OK.rawValue ? Int(info.layer) : 3
+        let known = mpg123_info2(handle, &info) == MPG123_OK.rawValue
+        layer = known ? Int(info.layer) : 3
+        isMPEG1 = known && info.version == Int32(MPG123_1_0.rawValue)
+        samplesPerFrame = Int(mpg123_spf(handle))
         let length = Int64(mpg123_length(handle))
         expectedFrames = length > 0 ? length : nil
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        frameBuffer.deallocate()
+    }
 
     /// The sample rates MPEG audio has (MPEG-1, 2 and 2.5).
     private static let rates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
 
     /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given, fewer
     /// only at the end of the stream. A stream whose rate or channels change part way is refused.
+    ///
+    /// libmpg123 synthesizes each MPEG frame straight into `buffer` where a whole frame fits
+    /// (its `mpg123_read` decodes into a buffer of its own and copies from there), else into
+    /// `frameBuffer`, whose samples not yet given wait for the next read.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         guard let handle else { return 0 }
-        let frameBytes = channelCount * MemoryLayout<Float>.size
         var done = 0
         while done < frames {
-            var got = 0
-            let status = mpg123_read(handle, UnsafeMutableRawPointer(buffer + done * channelCount), (frames - done) * frameBytes, &got)
-            done += got / frameBytes
+            let target = buffer + done * channelCount
+            if pendingFrames > 0 {
+                let part = min(frames - done, pendingFrames)
+                target.update(from: pending, count: part * channelCount)
+                pending += part * channelCount
+                pendingFrames -= part
+                done += part
+                continue
+            }
+            let room = (frames - done) * channelCount * MemoryLayout<Float>.size
+            let direct = room >= frameBufferBytes
+            let into = direct ? UnsafeMutableRawPointer(target) : frameBuffer
+            mpg123_replace_buffer(handle, into, direct ? room : frameBufferBytes)
+            var number: off_t = 0
+            var audio: UnsafeMutablePointer<UInt8>?
+            var bytes = 0
+            let status = mpg123_decode_frame(handle, &number, &audio, &bytes)
             if status == MPG123_DONE.rawValue { break }
             if status == MPG123_NEW_FORMAT.rawValue {
                 var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
@@ -96,17 +135,29 @@ final class Mpg123Stream {
             guard status == MPG123_OK.rawValue else {
                 throw AudioFormatError(path: path, kind: .readFailed, reason: "libmpg123 cannot decode it (\(Self.reason(handle, status)))")
             }
-            if got == 0 { break }
+            guard let audio, bytes > 0 else { continue }
+            let samples = UnsafeMutableRawPointer(audio).assumingMemoryBound(to: Float.self)
+            let got = bytes / (channelCount * MemoryLayout<Float>.size)
+            if direct {
+                // The first frame's trimmed delay leaves its samples further in.
+                if samples != target { target.update(from: samples, count: got * channelCount) }
+                done += got
+            } else {
+                pending = UnsafePointer(samples)
+                pendingFrames = got
+            }
         }
         return done
     }
 
-    /// Goes back to the first frame.
-    func rewind() throws(AudioFormatError) {
-        guard let handle else { return }
-        guard source.isSeekable, mpg123_seek(handle, 0, SEEK_SET) == 0 else {
-            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
-        }
+    /// Goes to the start of MPEG frame `frame` (counted from 0, the first audio frame); returns
+    /// the sample it stands at then, as `read` counts them (after the trimmed delay), or nil
+    /// where libmpg123 cannot go there. Past the end it stands at the end: reading gives nothing.
+    func seek(toFrame frame: Int64) -> Int64? {
+        pendingFrames = 0
+        guard let handle, source.isSeekable, mpg123_seek_frame(handle, off_t(frame), SEEK_SET) >= 0 else { return nil }
+        let sample = Int64(mpg123_tell(handle))
+        return sample >= 0 ? sample : nil
     }
 
     /// Frees the decoder; reading afterwards gives no frames.

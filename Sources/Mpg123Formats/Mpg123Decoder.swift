@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AudioFormats
 import AudioGraph
 
@@ -6,9 +11,12 @@ import AudioGraph
 ///
 /// A Xing/Info frame's count is the decoder's own (it trims the encoder's delay and padding
 /// by it), so an input that decodes to fewer frames is cut only where its bytes say so: the
-/// stream size the frame states points past the end of the file.
+/// stream size the frame states points past the end of the file. A long MPEG-1 layer III file
+/// decodes on two cores (`StretchDecoding`), to the same samples.
 final class Mpg123Decoder: FloatFrameDecoder {
-    private let stream: Mpg123Stream
+    private var stream: Mpg123Stream
+    /// The two-core decode of `stream`, where the stream qualifies.
+    private var stretches: StretchDecoding?
     private let source: InputBytes
     let path: String
     let container: AudioContainer
@@ -23,7 +31,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
     /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
     init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
         source = try InputBytes(input: input)
-        stream = try Mpg123Stream(source: source, path: input.path)
+        stream = try Mpg123Stream(source: source, path: input.path, preframes: StretchDecoding.preframes)
+        stretches = StretchDecoding.make(first: stream, source: source, path: input.path)
         path = input.path
         self.container = container
         encoding = [1: .mp1, 2: .mp2][stream.layer] ?? .mp3
@@ -40,17 +49,38 @@ final class Mpg123Decoder: FloatFrameDecoder {
         int16 = Int16Reading(channelCount: stream.channelCount)
     }
 
+    /// Whether the stream decodes in stretches on two cores.
+    var decodesOnTwoCores: Bool { stretches != nil }
+
     var decoderName: String { "mpg123" }
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in try stream.read(into: buffer, frames: asked) }
+        try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in
+            if let stretches { return try stretches.read(into: buffer, frames: asked) }
+            return try stream.read(into: buffer, frames: asked)
+        }
     }
 
+    /// Starts again with a fresh decoder from the first byte, so a second pass gives the first
+    /// pass's samples (a libmpg123 handle sought back to the start keeps its synthesis window's
+    /// rotation, which can change the last bits).
     func rewind() throws(AudioFormatError) {
-        try stream.rewind()
+        guard source.isSeekable else {
+            throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
+        }
+        stretches?.stop()
+        stretches = nil
+        stream.close()
+        _ = source.seek(0, whence: SEEK_SET)
+        stream = try Mpg123Stream(source: source, path: path, preframes: StretchDecoding.preframes)
+        stretches = StretchDecoding.make(first: stream, source: source, path: path)
         stated.rewind()
     }
 
-    func close() { stream.close() }
+    func close() {
+        stretches?.stop()
+        stretches = nil
+        stream.close()
+    }
 }

@@ -15,7 +15,7 @@ import Testing
         #expect(reads.contains("  adts       FFmpeg      ADTS AAC audio"))
         #expect(reads.contains("  other inputs are tried by libsndfile, then FFmpeg"))
         let writes = lines.drop { !$0.hasPrefix("Writes") }
-        #expect(writes.contains { $0.hasPrefix("  flac       libsndfile  FLAC (Free Lossless Audio Codec) (.flac): pcm8, pcm16, pcm24") },
+        #expect(writes.contains { $0.hasPrefix("  flac       libFLAC     FLAC (Free Lossless Audio Codec) (.flac): pcm8, pcm16, pcm24") },
                 "\(result.output)")
         #expect(writes.contains { $0.hasPrefix("  ogg        libsndfile  ") && $0.hasSuffix(": vorbis, opus") }, "\(result.output)")
         #expect(writes.filter { $0.contains("FFmpeg") } == ["  mp4        FFmpeg      MPEG-4 audio (M4A) (.m4a): aac, alac, alac24"],

@@ -15,6 +15,7 @@ import Testing
         "AudioDSP": ["AudioGraph", "CAudioKernels"],
         "AudioFormats": ["AudioGraph"],
         "SoundFile": ["AudioGraph", "AudioFormats", "CSndfile"],
+        "FLACFormats": ["AudioFormats", "CFLAC"],
         "Mpg123Formats": ["AudioGraph", "AudioFormats", "CMpg123"],
         "VorbisFormats": ["AudioGraph", "AudioFormats", "CVorbisFile"],
         "OpusFormats": ["AudioGraph", "AudioFormats", "COpus"],
@@ -22,18 +23,21 @@ import Testing
         "Resampling": ["CSamplerate", "CSoxr"],
         "TimeStretching": ["CSoundTouch"],
         "Loudness": ["CEbur128"],
-        "FourierTransforms": ["CFFTW"],
+        "FourierTransforms": ["CFFTW", "CAudioKernels"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
-        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
-                       "PluginHost"],
-        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis"],
+        "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
+        "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
+                       "PluginHost", "VoiceProcessing", "FourierTransforms"],
+        "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
+                     "VoiceProcessing"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
     /// Each C library's functions, by prefix, and the one file that calls them.
     static let cLibraryFiles: [(library: String, prefix: String, file: String)] = [
         ("libsndfile", "sf_", "Sources/SoundFile/LibSndfile.swift"),
+        ("libFLAC", "FLAC__", "Sources/FLACFormats/LibFLAC.swift"),
         ("libsamplerate", "src_", "Sources/Resampling/LibSamplerate.swift"),
         ("libsoxr", "soxr_", "Sources/Resampling/LibSoxr.swift"),
         ("SoundTouch", "soundtouch_", "Sources/TimeStretching/LibSoundTouch.swift"),
@@ -45,6 +49,7 @@ import Testing
         ("libogg", "ogg_", "Sources/OpusFormats/LibOpus.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
+        ("WebRTC audio processing (through CVoiceShim)", "apm_", "Sources/VoiceProcessing/WebRTCAudioProcessing.swift"),
     ]
 
     /// The Swift files of `module`, relative to the package root.

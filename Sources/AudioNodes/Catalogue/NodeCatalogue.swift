@@ -18,6 +18,8 @@ public enum NodeCatalogue {
         LimiterNode.kind,
         SilenceTrimNode.kind,
         TimePitchNode.kind,
+        VoiceKind.kind,
+        ConvolutionNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]

@@ -66,15 +66,25 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
+    /// The folder relative paths in a node's settings are resolved against (a graph file's; the
+    /// working directory's otherwise).
+    public var folder: String
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
                 scheduledChoices: [String: [String]] = [:], resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
-                resamplerQuality: ResamplerQuality = .best) {
+                resamplerQuality: ResamplerQuality = .best, folder: String = ".") {
         self.sampleRate = sampleRate
+        self.folder = folder
         self.resampler = resampler
         self.resamplerQuality = resamplerQuality
         self.connectedInputBuses = connectedInputBuses
         self.findPreset = findPreset
         self.scheduledChoices = scheduledChoices
+    }
+
+    /// `path` as the node should open it: relative paths are in `folder`.
+    public func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), path != "-" else { return path }
+        return folder + "/" + path
     }
 }

@@ -2,6 +2,7 @@ import AudioFormats
 #if FFmpeg
 import FFmpegFormats
 #endif
+import FLACFormats
 import Mpg123Formats
 import OpusFormats
 import SoundFile
@@ -12,7 +13,7 @@ extension FormatRegistry {
     /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here. FFmpeg's
     /// is there when the package's `FFmpeg` trait is on (the default).
     public static let standard: FormatRegistry = {
-        var kinds: [any AudioFormatKind] = [VorbisFileFormats(), OpusFormats(), LibSndfileFormats(), Mpg123Formats()]
+        var kinds: [any AudioFormatKind] = [VorbisFileFormats(), OpusFormats(), FLACFormats(), LibSndfileFormats(), Mpg123Formats()]
         #if FFmpeg
         kinds.append(FFmpegFormats())
         #endif

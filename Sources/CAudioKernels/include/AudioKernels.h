@@ -198,4 +198,18 @@ void aurender_outline_accumulate(const float *const *channels, int channel_count
 long aurender_true_peak_scan(const float *newest, long frames, const float *coefficients, int phases, int taps, float bound,
                              int skips, float *sample_peak, float *point_peak);
 
+/// Spectra for a partitioned convolution, in blocks of eight bins: eight real parts, then the
+/// same eight bins' imaginary parts. Moves the first `bins` bins (a multiple of 8) of an
+/// interleaved spectrum (re, im, re, im, …: FFTW's r2c output) into `blocked` (2 × bins floats).
+void aurender_spectrum_to_blocks(const float *interleaved, long bins, float *blocked);
+
+/// The inverse of `aurender_spectrum_to_blocks`: `bins` bins (a multiple of 8) back to interleaved.
+void aurender_spectrum_from_blocks(const float *blocked, long bins, float *interleaved);
+
+/// Writes into `sum` the sum of `terms` complex products x[t] × h[t], bin by bin, spectra in
+/// blocks of eight bins (`bins` a multiple of 8): real parts x.re·h.re − x.im·h.im, imaginary
+/// parts x.re·h.im + x.im·h.re, each rounded as written and added to the sum in term order,
+/// so every instruction set gives the same bits. `sum` may not overlap the terms.
+void aurender_spectra_multiply_sum(const float *const *x, const float *const *h, int terms, long bins, float *sum);
+
 #endif

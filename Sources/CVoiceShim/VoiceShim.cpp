@@ -1,0 +1,88 @@
+// The C shim over webrtc::AudioProcessing (libwebrtc-audio-processing 0.3): everything C++ stays here.
+#include "VoiceShim.h"
+
+#include <webrtc/modules/audio_processing/include/audio_processing.h>
+
+#include <memory>
+#include <new>
+
+struct apm_processor {
+    std::unique_ptr<webrtc::AudioProcessing> apm;
+    webrtc::StreamConfig near_end;
+    webrtc::StreamConfig far_end;
+    int stream_delay_ms;
+    bool cancels_echo;
+};
+
+static int apm_configure(webrtc::AudioProcessing *apm, const apm_settings *settings) {
+    int error = 0;
+    if ((error = apm->high_pass_filter()->Enable(settings->high_pass_filter != 0)) != 0) return error;
+    if (settings->noise_suppression_level >= 0) {
+        static const webrtc::NoiseSuppression::Level levels[] = {
+            webrtc::NoiseSuppression::kLow, webrtc::NoiseSuppression::kModerate,
+            webrtc::NoiseSuppression::kHigh, webrtc::NoiseSuppression::kVeryHigh};
+        int level = settings->noise_suppression_level > 3 ? 3 : settings->noise_suppression_level;
+        if ((error = apm->noise_suppression()->set_level(levels[level])) != 0) return error;
+        if ((error = apm->noise_suppression()->Enable(true)) != 0) return error;
+    }
+    if (settings->gain_control_target_dbfs >= 0) {
+        webrtc::GainControl *agc = apm->gain_control();
+        if ((error = agc->set_mode(webrtc::GainControl::kAdaptiveDigital)) != 0) return error;
+        if ((error = agc->set_target_level_dbfs(settings->gain_control_target_dbfs)) != 0) return error;
+        if ((error = agc->set_compression_gain_db(settings->gain_control_compression_gain_db)) != 0) return error;
+        if ((error = agc->enable_limiter(settings->gain_control_limiter != 0)) != 0) return error;
+        if ((error = agc->Enable(true)) != 0) return error;
+    }
+    if (settings->reverse_channel_count > 0) {
+        static const webrtc::EchoCancellation::SuppressionLevel levels[] = {
+            webrtc::EchoCancellation::kLowSuppression, webrtc::EchoCancellation::kModerateSuppression,
+            webrtc::EchoCancellation::kHighSuppression};
+        int level = settings->echo_suppression_level < 0 ? 0 : settings->echo_suppression_level > 2 ? 2 : settings->echo_suppression_level;
+        webrtc::EchoCancellation *aec = apm->echo_cancellation();
+        if ((error = aec->enable_drift_compensation(false)) != 0) return error;
+        if ((error = aec->set_suppression_level(levels[level])) != 0) return error;
+        if ((error = aec->Enable(true)) != 0) return error;
+    }
+    return 0;
+}
+
+extern "C" apm_processor *apm_create(const apm_settings *settings, int *error) {
+    webrtc::Config config;
+    // The experimental gain control steers an analog microphone volume, which a file has not.
+    config.Set<webrtc::ExperimentalAgc>(new webrtc::ExperimentalAgc(false));
+    // A longer echo filter and a delay the canceller finds itself: the far end of a file may
+    // reach the near end after any delay of the room.
+    config.Set<webrtc::ExtendedFilter>(new webrtc::ExtendedFilter(true));
+    config.Set<webrtc::DelayAgnostic>(new webrtc::DelayAgnostic(true));
+    std::unique_ptr<apm_processor> processor(new (std::nothrow) apm_processor());
+    if (!processor) { *error = webrtc::AudioProcessing::kNullPointerError; return nullptr; }
+    processor->apm.reset(webrtc::AudioProcessing::Create(config));
+    if (!processor->apm) { *error = webrtc::AudioProcessing::kNullPointerError; return nullptr; }
+    processor->near_end = webrtc::StreamConfig(settings->sample_rate_hz, settings->channel_count);
+    processor->far_end = webrtc::StreamConfig(settings->sample_rate_hz,
+                                              settings->reverse_channel_count > 0 ? settings->reverse_channel_count : 1);
+    processor->stream_delay_ms = settings->stream_delay_ms;
+    processor->cancels_echo = settings->reverse_channel_count > 0;
+    webrtc::ProcessingConfig streams = {{processor->near_end, processor->near_end, processor->far_end, processor->far_end}};
+    if ((*error = processor->apm->Initialize(streams)) != 0) return nullptr;
+    if ((*error = apm_configure(processor->apm.get(), settings)) != 0) return nullptr;
+    return processor.release();
+}
+
+extern "C" void apm_destroy(apm_processor *processor) { delete processor; }
+
+extern "C" int apm_frame_length(const apm_processor *processor) { return static_cast<int>(processor->near_end.num_frames()); }
+
+extern "C" int apm_analyze_reverse(apm_processor *processor, const float *const *far_end) {
+    return processor->apm->AnalyzeReverseStream(far_end, processor->far_end.num_frames(), processor->far_end.sample_rate_hz(),
+                                                processor->far_end.num_channels() > 1 ? webrtc::AudioProcessing::kStereo
+                                                                                       : webrtc::AudioProcessing::kMono);
+}
+
+extern "C" int apm_process(apm_processor *processor, const float *const *near_end, float *const *output) {
+    if (processor->cancels_echo) {
+        int error = processor->apm->set_stream_delay_ms(processor->stream_delay_ms);
+        if (error != 0 && error != webrtc::AudioProcessing::kBadStreamParameterWarning) return error;
+    }
+    return processor->apm->ProcessStream(near_end, processor->near_end, processor->near_end, output);
+}
