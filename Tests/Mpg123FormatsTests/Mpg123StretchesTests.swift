@@ -10,7 +10,7 @@ import TestSupport
 /// libmpg123 handle gives reading it from its start (which `mpg123 -e f32` gives too:
 /// `MP3DecoderTests`), whatever blocks the caller reads in, again after a rewind, and without
 /// allocating on the caller's thread once open.
-@Suite struct StretchDecodingTests {
+@Suite struct Mpg123StretchesTests {
     static let hasTwoCores = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 
     /// Writes `seconds` of noise over a tone as an MP3 at `bitRate` (libsndfile's LAME).
@@ -51,7 +51,7 @@ import TestSupport
         // Three stretches and part of a fourth: both handles seek, and the last stretch is short.
         try Self.writeMP3(path, rate: rate, channels: channels, bitRate: bitRate, seconds: 34)
         let reference = try Self.oneHandle(path)
-        #expect(reference.count / channels > 3 * StretchDecoding.stretchFrames * 1_152, "more than three stretches")
+        #expect(reference.count / channels > 3 * Mpg123Stretches.stretchFrames * 1_152, "more than three stretches")
 
         let decoder = try #require(try FormatRegistry.standard.openDecoder(path: path) as? Mpg123Decoder)
         #expect(decoder.decodesOnTwoCores == Self.hasTwoCores, "MPEG-1 layer III of more than two stretches")

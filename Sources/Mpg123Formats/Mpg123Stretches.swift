@@ -33,7 +33,7 @@ import Synchronization
 /// Where the helper cannot give a stretch (an error, a seek that lands elsewhere), the caller's
 /// handle, which stands at the end of the stretch before, decodes on from there alone, as the
 /// decode from the start would. Memory is one stretch of samples, whatever the file's length.
-final class StretchDecoding {
+final class Mpg123Stretches {
     /// MPEG frames in one stretch: 10 s at 44.1 kHz, 3.5 MB of stereo samples in the helper's buffer.
     static let stretchFrames = 384
     /// Frames a seek decodes and drops before the stretch (libmpg123's `MPG123_PREFRAMES`).
@@ -60,7 +60,7 @@ final class StretchDecoding {
     /// A two-core decoder of `first`'s stream, which must not have been read yet, or nil where
     /// the stream does not qualify: not MPEG-1 layer III, a pipe, shorter than two stretches,
     /// one core, or a second handle that cannot seek to the second stretch.
-    static func make(first: Mpg123Stream, source: InputBytes, path: String) -> StretchDecoding? {
+    static func make(first: Mpg123Stream, source: InputBytes, path: String) -> Mpg123Stretches? {
         let stretchSamples = stretchFrames * first.samplesPerFrame
         guard first.layer == 3, first.isMPEG1, first.samplesPerFrame == 1_152,
               let frames = first.expectedFrames, frames >= Int64(2 * stretchSamples),
@@ -73,7 +73,7 @@ final class StretchDecoding {
         else { return nil }
         let helper = HelperLane(stream: second, twin: twin, frames: stretchSamples, delay: stretchSamples - Int(start))
         guard helper.start() else { return nil }
-        return StretchDecoding(first: first, helper: helper, stretchSamples: stretchSamples)
+        return Mpg123Stretches(first: first, helper: helper, stretchSamples: stretchSamples)
     }
 
     private init(first: Mpg123Stream, helper: HelperLane, stretchSamples: Int) {
@@ -154,7 +154,7 @@ final class StretchDecoding {
     }
 }
 
-/// The helper's side of a `StretchDecoding`: a second libmpg123 handle decoding the odd
+/// The helper's side of a `Mpg123Stretches`: a second libmpg123 handle decoding the odd
 /// stretches into its buffer on its own thread, one at a time, each when the caller has read
 /// the one before.
 // Safe to share: the stream and buffer are the helper thread's between `go` and `done`, the
@@ -217,7 +217,7 @@ private final class HelperLane: @unchecked Sendable {
             go.wait()
             if stopping.load(ordering: .acquiring) { return }
             let expected = Int64(stretch * frames - delay)
-            if stream.seek(toFrame: Int64(stretch * StretchDecoding.stretchFrames)) == expected,
+            if stream.seek(toFrame: Int64(stretch * Mpg123Stretches.stretchFrames)) == expected,
                let got = try? stream.read(into: buffer, frames: frames) {
                 count = got
                 failed = false
