@@ -83,4 +83,26 @@ import Testing
         #expect(forced.standardError.contains("chained.opus: libopus reads only whole, regular Ogg Opus files"), "\(forced.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("forced.wav")))
     }
+
+    /// A Vorbis page in the middle whose checksum fails is a gap: the render fails naming both
+    /// counts (exit 65, nothing written) and `--salvage` writes what decodes. (The build before
+    /// the stretches aborted here, on an exclusive-access conflict in marking the gap.)
+    @Test func aVorbisFileWithADamagedPageFailsNamingItsCounts() throws {
+        let folder = try TemporaryFolder()
+        try Self.writeSource(frames: 400_000, channels: 2, rate: 44_100, to: folder.file("source.wav"))
+        try ReferenceDecoderTests.run("oggenc", ["-Q", "-q", "4", "-o", folder.file("x.ogg"), folder.file("source.wav")])
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file("x.ogg"))))
+        let pages = OggPage.pages(of: bytes)
+        let offset = pages.prefix(pages.count / 2).reduce(0) { $0 + $1.bytes.count }
+        bytes[offset + 100] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.file("damaged.ogg")))
+        let failed = try aurender([folder.file("damaged.ogg"), folder.file("out.wav")])
+        #expect(failed.status == 65)
+        #expect(failed.standardError.contains("damaged.ogg: the file states 400000 frames but holds only "), "\(failed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+        let salvaged = try aurender([folder.file("damaged.ogg"), folder.file("out.wav"), "--salvage"])
+        #expect(salvaged.status == 0, "\(salvaged.standardError)")
+        let frames = try samples(of: folder.file("out.wav")).samples.count / 2
+        #expect(frames > 300_000 && frames < 400_000)
+    }
 }
