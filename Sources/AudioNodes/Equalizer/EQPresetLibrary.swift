@@ -178,7 +178,9 @@ public enum EQPresetLibrary {
     }
 
     private static func trimmed(_ text: Substring) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
     }
 
     private static func baseName(of path: String) -> String {
