@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
-        .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter"]),
+        .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),

@@ -11,43 +11,8 @@ import Testing
 @Suite struct ConvolutionNodeTests {
     static let rate = 8000.0
 
-    /// `count` samples in [-amplitude, amplitude) from a fixed seed.
-    static func noise(_ count: Int, seed: UInt64, amplitude: Float = 1) -> [Float] {
-        var state = seed | 1
-        return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return (Float(state >> 40) / Float(1 << 23) - 1) * amplitude
-        }
-    }
-
-    /// y = x ∗ h in double precision.
-    static func direct(_ x: [Float], _ h: [Float]) -> [Double] {
-        var y = [Double](repeating: 0, count: x.count + h.count - 1)
-        let hd = h.map(Double.init)
-        y.withUnsafeMutableBufferPointer { y in
-            hd.withUnsafeBufferPointer { h in
-                for (n, sample) in x.enumerated() {
-                    let xd = Double(sample)
-                    for k in 0..<h.count { y[n + k] += xd * h[k] }
-                }
-            }
-        }
-        return y
-    }
-
     static func sum(_ a: [Double], _ b: [Double]) -> [Double] {
         (0..<max(a.count, b.count)).map { ($0 < a.count ? a[$0] : 0) + ($0 < b.count ? b[$0] : 0) }
-    }
-
-    /// The error's energy over the reference's, in dB, over the reference's length.
-    static func errorLevel(_ got: [Float], _ reference: [Double]) -> Double {
-        var error = 0.0, signal = 0.0
-        for (index, value) in reference.enumerated() {
-            let difference = (index < got.count ? Double(got[index]) : 0) - value
-            error += difference * difference
-            signal += value * value
-        }
-        return 10 * log10(error / signal)
     }
 
     static func node(_ responses: [[Float]], wet: Float = 100, gain: Float = 0, normalizes: Bool = false,
@@ -65,62 +30,62 @@ import Testing
 
     @Test func aLongStereoResponseMatchesDirectConvolutionChannelByChannel() throws {
         // 1.5 s of random response at 8 kHz: partitions of 1024 frames, twelve of them.
-        let responses = [Self.noise(12_000, seed: 1, amplitude: 0.01), Self.noise(11_000, seed: 2, amplitude: 0.01)]
-        let input = [Self.noise(8_000, seed: 3, amplitude: 0.5), Self.noise(8_000, seed: 4, amplitude: 0.5)]
+        let responses = [DirectConvolution.noise(12_000, seed: 1, amplitude: 0.01), DirectConvolution.noise(11_000, seed: 2, amplitude: 0.01)]
+        let input = [DirectConvolution.noise(8_000, seed: 3, amplitude: 0.5), DirectConvolution.noise(8_000, seed: 4, amplitude: 0.5)]
         let node = try Self.node(responses)
         #expect(node.partitionLength == 1024)
         let output = try NodeHarness(node: node, channels: input, sampleRate: Self.rate).render()
         for channel in 0..<2 {
-            let reference = Self.direct(input[channel], responses[channel])
-            #expect(Self.errorLevel(output[channel], reference) < -120, "channel \(channel)")
+            let reference = DirectConvolution.convolve(input[channel], responses[channel])
+            #expect(DirectConvolution.errorLevel(output[channel], reference) < -120, "channel \(channel)")
         }
         // The tail runs to the longer convolution's last frame, whose level is far above -120 dBFS.
         #expect(output[0].count == 8_000 + 12_000 - 1)
     }
 
     @Test func aMonoResponseServesEveryChannel() throws {
-        let response = Self.noise(3_000, seed: 5, amplitude: 0.02)
-        let input = (0..<3).map { Self.noise(4_000, seed: UInt64(10 + $0), amplitude: 0.5) }
+        let response = DirectConvolution.noise(3_000, seed: 5, amplitude: 0.02)
+        let input = (0..<3).map { DirectConvolution.noise(4_000, seed: UInt64(10 + $0), amplitude: 0.5) }
         let output = try NodeHarness(node: Self.node([response]), channels: input, sampleRate: Self.rate).render()
         #expect(output.count == 3)
-        for channel in 0..<3 { #expect(Self.errorLevel(output[channel], Self.direct(input[channel], response)) < -120) }
+        for channel in 0..<3 { #expect(DirectConvolution.errorLevel(output[channel], DirectConvolution.convolve(input[channel], response)) < -120) }
     }
 
     @Test func fourChannelsOnStereoAreTrueStereo() throws {
-        let responses = (0..<4).map { Self.noise(2_500 + 300 * $0, seed: UInt64(20 + $0), amplitude: 0.02) }
-        let left = Self.noise(5_000, seed: 30, amplitude: 0.5), right = Self.noise(5_000, seed: 31, amplitude: 0.5)
+        let responses = (0..<4).map { DirectConvolution.noise(2_500 + 300 * $0, seed: UInt64(20 + $0), amplitude: 0.02) }
+        let left = DirectConvolution.noise(5_000, seed: 30, amplitude: 0.5), right = DirectConvolution.noise(5_000, seed: 31, amplitude: 0.5)
         let node = try Self.node(responses)
         let output = try NodeHarness(node: node, channels: [left, right], sampleRate: Self.rate).render()
         #expect(node.planDetail?.contains("true stereo (LL, LR, RL, RR)") == true)
         // LL and RL make the left output, LR and RR the right.
-        #expect(Self.errorLevel(output[0], Self.sum(Self.direct(left, responses[0]), Self.direct(right, responses[2]))) < -120)
-        #expect(Self.errorLevel(output[1], Self.sum(Self.direct(left, responses[1]), Self.direct(right, responses[3]))) < -120)
+        #expect(DirectConvolution.errorLevel(output[0], Self.sum(DirectConvolution.convolve(left, responses[0]), DirectConvolution.convolve(right, responses[2]))) < -120)
+        #expect(DirectConvolution.errorLevel(output[1], Self.sum(DirectConvolution.convolve(left, responses[1]), DirectConvolution.convolve(right, responses[3]))) < -120)
     }
 
     @Test func wetDryAndGainMixAsDocumented() throws {
-        let response = Self.noise(900, seed: 40, amplitude: 0.05), input = Self.noise(3_000, seed: 41, amplitude: 0.5)
+        let response = DirectConvolution.noise(900, seed: 40, amplitude: 0.05), input = DirectConvolution.noise(3_000, seed: 41, amplitude: 0.5)
         let output = try NodeHarness(node: Self.node([response], wet: 25, gain: -6), channels: [input], sampleRate: Self.rate).render()
-        let convolved = Self.direct(input, response), wetGain = 0.25 * pow(10, -6.0 / 20)
+        let convolved = DirectConvolution.convolve(input, response), wetGain = 0.25 * pow(10, -6.0 / 20)
         let reference = convolved.indices.map { convolved[$0] * wetGain + ($0 < input.count ? 0.75 * Double(input[$0]) : 0) }
-        #expect(Self.errorLevel(output[0], reference) < -120)
+        #expect(DirectConvolution.errorLevel(output[0], reference) < -120)
     }
 
     @Test func allDryIsTheInputFrameForFrame() throws {
-        let input = Self.noise(5_000, seed: 42, amplitude: 0.5)
-        let output = try NodeHarness(node: Self.node([Self.noise(2_000, seed: 43)], wet: 0), channels: [input], sampleRate: Self.rate).render()
+        let input = DirectConvolution.noise(5_000, seed: 42, amplitude: 0.5)
+        let output = try NodeHarness(node: Self.node([DirectConvolution.noise(2_000, seed: 43)], wet: 0), channels: [input], sampleRate: Self.rate).render()
         #expect(output[0] == input, "the dry signal comes out aligned, and the tail is silent")
     }
 
     @Test func normalizingGivesTheLoudestOutputUnitEnergy() throws {
-        let responses = (0..<4).map { Self.noise(1_000, seed: UInt64(50 + $0), amplitude: 0.3) }
+        let responses = (0..<4).map { DirectConvolution.noise(1_000, seed: UInt64(50 + $0), amplitude: 0.3) }
         let energy = { (h: [Float]) in h.reduce(0.0) { $0 + Double($1) * Double($1) } }
         let loudest = max(energy(responses[0]) + energy(responses[2]), energy(responses[1]) + energy(responses[3]))
         let node = try Self.node(responses, normalizes: true)
-        let input = [Self.noise(2_000, seed: 60, amplitude: 0.5), Self.noise(2_000, seed: 61, amplitude: 0.5)]
+        let input = [DirectConvolution.noise(2_000, seed: 60, amplitude: 0.5), DirectConvolution.noise(2_000, seed: 61, amplitude: 0.5)]
         let output = try NodeHarness(node: node, channels: input, sampleRate: Self.rate).render()
         #expect(abs(Double(node.scale) - 1 / loudest.squareRoot()) < 1e-6 / loudest.squareRoot())
         let scaled = responses.map { $0.map { $0 * node.scale } }
-        #expect(Self.errorLevel(output[0], Self.sum(Self.direct(input[0], scaled[0]), Self.direct(input[1], scaled[2]))) < -120)
+        #expect(DirectConvolution.errorLevel(output[0], Self.sum(DirectConvolution.convolve(input[0], scaled[0]), DirectConvolution.convolve(input[1], scaled[2]))) < -120)
         #expect(throws: ImpulseResponseError(path: "test.wav", problem: "is silent, so it cannot be normalized")) {
             try Self.node([[0, 0, 0]], normalizes: true)
         }
@@ -128,35 +93,35 @@ import Testing
 
     @Test(arguments: [1, 64, 65, 1000, 4096])
     func theOutputDoesNotDependOnTheSliceSize(sliceSize: Int) throws {
-        let responses = [Self.noise(5_000, seed: 70, amplitude: 0.01), Self.noise(5_000, seed: 71, amplitude: 0.01)]
-        let input = [Self.noise(6_000, seed: 72, amplitude: 0.5), Self.noise(6_000, seed: 73, amplitude: 0.5)]
+        let responses = [DirectConvolution.noise(5_000, seed: 70, amplitude: 0.01), DirectConvolution.noise(5_000, seed: 71, amplitude: 0.01)]
+        let input = [DirectConvolution.noise(6_000, seed: 72, amplitude: 0.5), DirectConvolution.noise(6_000, seed: 73, amplitude: 0.5)]
         let reference = try NodeHarness(node: Self.node(responses, wet: 60, gain: 3), channels: input, sampleRate: Self.rate).render(sliceSize: 4096)
         let sliced = try NodeHarness(node: Self.node(responses, wet: 60, gain: 3), channels: input, sampleRate: Self.rate).render(sliceSize: sliceSize)
         #expect(sliced == reference)
     }
 
     @Test func anEventMovesTheMixAtItsFrame() throws {
-        let input = Self.noise(6_000, seed: 80, amplitude: 0.5), response = Self.noise(500, seed: 81, amplitude: 0.05)
+        let input = DirectConvolution.noise(6_000, seed: 80, amplitude: 0.5), response = DirectConvolution.noise(500, seed: 81, amplitude: 0.05)
         let node = try Self.node([response], wet: 0)
         let graph = try ScheduledNodeGraph(node: node, channels: [input], sampleRate: Self.rate) { graph, node in
             try graph.scheduleParameter(ConvolutionNode.Parameter.wet.rawValue, on: node, value: 100, atFrame: 3_000)
         }
         let output = try graph.render(sliceSize: 700)
-        let convolved = Self.direct(input, response)
+        let convolved = DirectConvolution.convolve(input, response)
         #expect(Array(output[0][..<3_000]) == Array(input[..<3_000]))
-        #expect(Self.errorLevel(Array(output[0][3_000...]), Array(convolved[3_000...])) < -120)
+        #expect(DirectConvolution.errorLevel(Array(output[0][3_000...]), Array(convolved[3_000...])) < -120)
     }
 
     @Test func theTailStopsAtItsLimit() throws {
-        let input = Self.noise(2_000, seed: 90, amplitude: 0.5)
-        let output = try NodeHarness(node: Self.node([Self.noise(8_000, seed: 91, amplitude: 0.05)], tail: 800), channels: [input],
+        let input = DirectConvolution.noise(2_000, seed: 90, amplitude: 0.5)
+        let output = try NodeHarness(node: Self.node([DirectConvolution.noise(8_000, seed: 91, amplitude: 0.05)], tail: 800), channels: [input],
                                      sampleRate: Self.rate).render()
         #expect(output[0].count == 2_800)
     }
 
     @Test func renderingAllocatesNothing() throws {
-        let responses = [Self.noise(9_000, seed: 95, amplitude: 0.01), Self.noise(9_000, seed: 96, amplitude: 0.01)]
-        let signal = [Self.noise(40_000, seed: 97, amplitude: 0.5), Self.noise(40_000, seed: 98, amplitude: 0.5)]
+        let responses = [DirectConvolution.noise(9_000, seed: 95, amplitude: 0.01), DirectConvolution.noise(9_000, seed: 96, amplitude: 0.01)]
+        let signal = [DirectConvolution.noise(40_000, seed: 97, amplitude: 0.5), DirectConvolution.noise(40_000, seed: 98, amplitude: 0.5)]
         let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
             try NodeHarness(node: Self.node(responses, wet: 50), channels: signal, sampleRate: Self.rate)
         }

@@ -7,48 +7,14 @@ import Testing
 @Suite struct ConvolutionCommandTests {
     static let rate = 16000
 
-    /// `count` samples in [-amplitude, amplitude) from a fixed seed.
-    static func noise(_ count: Int, seed: UInt64, amplitude: Float) -> [Float] {
-        var state = seed | 1
-        return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return (Float(state >> 40) / Float(1 << 23) - 1) * amplitude
-        }
-    }
-
-    /// y = x ∗ h in double precision.
-    static func direct(_ x: [Float], _ h: [Float]) -> [Double] {
-        var y = [Double](repeating: 0, count: x.count + h.count - 1)
-        let hd = h.map(Double.init)
-        y.withUnsafeMutableBufferPointer { y in
-            hd.withUnsafeBufferPointer { h in
-                for (n, sample) in x.enumerated() {
-                    let xd = Double(sample)
-                    for k in 0..<h.count { y[n + k] += xd * h[k] }
-                }
-            }
-        }
-        return y
-    }
-
-    static func errorLevel(_ got: [Float], _ reference: [Double]) -> Double {
-        var error = 0.0, signal = 0.0
-        for (index, value) in reference.enumerated() {
-            let difference = Double(got[index]) - value
-            error += difference * difference
-            signal += value * value
-        }
-        return 10 * log10(error / signal)
-    }
-
     static func interleave(_ channels: [[Float]]) -> [Float] { (0..<channels[0].count).flatMap { frame in channels.map { $0[frame] } } }
     static func channel(_ samples: [Float], _ index: Int, of count: Int) -> [Float] { stride(from: index, to: samples.count, by: count).map { samples[$0] } }
 
     /// A second of stereo noise and a stereo response of 0.4 s whose last frames are loud, so the
     /// convolution ends well above -120 dBFS and its length is exact.
     func writeInputs(in folder: TemporaryFolder) throws -> (input: [[Float]], response: [[Float]]) {
-        let input = [Self.noise(Self.rate, seed: 1, amplitude: 0.3), Self.noise(Self.rate, seed: 2, amplitude: 0.3)]
-        let response = [Self.noise(6_400, seed: 3, amplitude: 0.02), Self.noise(6_400, seed: 4, amplitude: 0.02)]
+        let input = [DirectConvolution.noise(Self.rate, seed: 1, amplitude: 0.3), DirectConvolution.noise(Self.rate, seed: 2, amplitude: 0.3)]
+        let response = [DirectConvolution.noise(6_400, seed: 3, amplitude: 0.02), DirectConvolution.noise(6_400, seed: 4, amplitude: 0.02)]
         try writeFloats(Self.interleave(input), channels: 2, rate: Self.rate, to: folder.file("in.wav"))
         try writeFloats(Self.interleave(response), channels: 2, rate: Self.rate, to: folder.file("room.wav"))
         return (input, response)
@@ -62,7 +28,7 @@ import Testing
         let output = try samples(of: folder.file("out.wav")).samples
         #expect(output.count / 2 == Self.rate + 6_400 - 1, "the input and the tail to the convolution's last frame")
         for channel in 0..<2 {
-            let level = Self.errorLevel(Self.channel(output, channel, of: 2), Self.direct(input[channel], response[channel]))
+            let level = DirectConvolution.errorLevel(Self.channel(output, channel, of: 2), DirectConvolution.convolve(input[channel], response[channel]))
             #expect(level < -120, "channel \(channel): \(level) dB")
         }
     }
@@ -75,9 +41,9 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         let output = try samples(of: folder.file("out.wav")).samples
         #expect(output.count / 2 == Self.rate + Self.rate / 10)
-        let convolved = Self.direct(input[1], response[1])
+        let convolved = DirectConvolution.convolve(input[1], response[1])
         let reference = (0..<(output.count / 2)).map { 0.3 * convolved[$0] + ($0 < Self.rate ? 0.7 * Double(input[1][$0]) : 0) }
-        #expect(Self.errorLevel(Self.channel(output, 1, of: 2), reference) < -120)
+        #expect(DirectConvolution.errorLevel(Self.channel(output, 1, of: 2), reference) < -120)
     }
 
     @Test func theSliceSizeDoesNotChangeTheBytes() throws {
@@ -155,7 +121,7 @@ import Testing
         let output = Self.channel(try samples(of: folder.file("out.wav")).samples, 0, of: 2)
         #expect(output.count == Self.rate + 6_400 - 1)
         #expect(Array(output[..<8000]) == Array(input[0][..<8000]), "dry until the event")
-        #expect(Self.errorLevel(Array(output[8000...]), Array(Self.direct(input[0], response[0])[8000...])) < -120, "wet from it")
+        #expect(DirectConvolution.errorLevel(Array(output[8000...]), Array(DirectConvolution.convolve(input[0], response[0])[8000...])) < -120, "wet from it")
         let refused = try aurender([folder.file("g.json"), "--convolve", folder.file("room.wav")])
         #expect(refused.status == 64)
         #expect(refused.standardError.contains("--convolve does not apply to a graph file"))
