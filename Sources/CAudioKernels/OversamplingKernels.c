@@ -75,7 +75,7 @@ KERNEL(void, aurender_polyphase_down, (const float *const *oldest, long frames, 
        (oldest, frames, taps, count, out), polyphase_down(oldest, frames, taps, count, out);)
 
 /// e^t for −700 ≤ t ≤ 0 in double: t = k ln 2 + r with |r| ≤ ln 2 / 2, e^r by its Taylor
-/// series to r¹¹ (relative error under 1e-15), times 2^k built in the exponent bits.
+/// series to r¹¹ (relative error under 1e-14), times 2^k built in the exponent bits.
 INLINE double exp_nonpositive(double t) {
     const double magic = 0x1.8p52, ln2_high = 0x1.62e42fee00000p-1, ln2_low = 0x1.a39ef35793c76p-33;
     double shifted = t * 0x1.71547652b82fep0 + magic, k = shifted - magic;

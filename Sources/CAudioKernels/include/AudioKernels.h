@@ -232,7 +232,7 @@ typedef struct {
 } aurender_clipper;
 
 /// The antiderivative of a clipper's curve: log cosh x for tanh (by |x| − ln 2 + log(1 + e^(−2|x|)),
-/// within 1e-9), x²/2 or |x| − 1/2 for hard clipping.
+/// within 1e-10), x²/2 or |x| − 1/2 for hard clipping.
 double aurender_clip_integral(double x, int hard);
 
 /// Clips the four phases' `frames` high-rate frames in place, in high-rate order (sample 4i + p
