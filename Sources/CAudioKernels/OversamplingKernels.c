@@ -18,52 +18,62 @@ INLINE floats8 load8(const float *p) {
 
 INLINE void store8(float *p, floats8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
-INLINE void polyphase_up(const float *oldest, long frames, const float *taps, int count, float *const *phases) {
-    const float *c0 = taps, *c1 = taps + count, *c2 = taps + 2 * count, *c3 = taps + 3 * count;
-    long i = 0;
-    for (; i + 8 <= frames; i += 8) {
-        floats8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-        for (int k = 0; k < count; k++) {
-            floats8 x = load8(oldest + i + k);
-            s0 += c0[k] * x;
-            s1 += c1[k] * x;
-            s2 += c2[k] * x;
-            s3 += c3[k] * x;
-        }
-        store8(phases[0] + i, s0);
-        store8(phases[1] + i, s1);
-        store8(phases[2] + i, s2);
-        store8(phases[3] + i, s3);
+/// One sub-filter over frames from `i`, added into `sums` (32 frames, four vectors): each tap is
+/// read once for the 32 frames, each frame adding its taps in order.
+INLINE void taps32(const float *x, const float *c, int count, floats8 sums[4]) {
+    floats8 s0 = sums[0], s1 = sums[1], s2 = sums[2], s3 = sums[3];
+    for (int k = 0; k < count; k++) {
+        float tap = c[k];
+        s0 += tap * load8(x + k);
+        s1 += tap * load8(x + k + 8);
+        s2 += tap * load8(x + k + 16);
+        s3 += tap * load8(x + k + 24);
     }
-    for (; i < frames; i++) {
-        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (int k = 0; k < count; k++) {
-            float x = oldest[i + k];
-            s0 += c0[k] * x;
-            s1 += c1[k] * x;
-            s2 += c2[k] * x;
-            s3 += c3[k] * x;
+    sums[0] = s0, sums[1] = s1, sums[2] = s2, sums[3] = s3;
+}
+
+/// As `taps32`, for 8 frames.
+INLINE floats8 taps8(const float *x, const float *c, int count, floats8 sum) {
+    for (int k = 0; k < count; k++) sum += c[k] * load8(x + k);
+    return sum;
+}
+
+/// As `taps32`, for one frame.
+INLINE float taps1(const float *x, const float *c, int count, float sum) {
+    for (int k = 0; k < count; k++) sum += c[k] * x[k];
+    return sum;
+}
+
+INLINE void polyphase_up(const float *oldest, long frames, const float *taps, int count, float *const *phases) {
+    for (int phase = 0; phase < 4; phase++) {
+        const float *c = taps + phase * count;
+        float *out = phases[phase];
+        long i = 0;
+        for (; i + 32 <= frames; i += 32) {
+            floats8 sums[4] = {{0}, {0}, {0}, {0}};
+            taps32(oldest + i, c, count, sums);
+            for (int v = 0; v < 4; v++) store8(out + i + 8 * v, sums[v]);
         }
-        phases[0][i] = s0, phases[1][i] = s1, phases[2][i] = s2, phases[3][i] = s3;
+        for (; i + 8 <= frames; i += 8) store8(out + i, taps8(oldest + i, c, count, (floats8){0}));
+        for (; i < frames; i++) out[i] = taps1(oldest + i, c, count, 0);
     }
 }
 
 INLINE void polyphase_down(const float *const *oldest, long frames, const float *taps, int count, float *out) {
     long i = 0;
+    for (; i + 32 <= frames; i += 32) {
+        floats8 sums[4] = {{0}, {0}, {0}, {0}};
+        for (int phase = 0; phase < 4; phase++) taps32(oldest[phase] + i, taps + phase * count, count, sums);
+        for (int v = 0; v < 4; v++) store8(out + i + 8 * v, sums[v]);
+    }
     for (; i + 8 <= frames; i += 8) {
         floats8 sum = {0};
-        for (int phase = 0; phase < 4; phase++) {
-            const float *x = oldest[phase] + i, *c = taps + phase * count;
-            for (int k = 0; k < count; k++) sum += c[k] * load8(x + k);
-        }
+        for (int phase = 0; phase < 4; phase++) sum = taps8(oldest[phase] + i, taps + phase * count, count, sum);
         store8(out + i, sum);
     }
     for (; i < frames; i++) {
         float sum = 0;
-        for (int phase = 0; phase < 4; phase++) {
-            const float *x = oldest[phase] + i, *c = taps + phase * count;
-            for (int k = 0; k < count; k++) sum += c[k] * x[k];
-        }
+        for (int phase = 0; phase < 4; phase++) sum = taps1(oldest[phase] + i, taps + phase * count, count, sum);
         out[i] = sum;
     }
 }
