@@ -58,9 +58,8 @@ public final class Distortion {
     private let previousIntegral: UnsafeMutablePointer<Double>
     private let held: UnsafeMutablePointer<Double>
     private let holdLeft: UnsafeMutablePointer<Int>
-    /// The dry signal, `latency` frames per channel, as rings.
+    /// The dry signal's last `latency` frames per channel, oldest first.
     private let dry: UnsafeMutablePointer<Float>
-    private var dryAt = 0
     private var gain = 1.0
     private var settings: Settings
 
@@ -97,7 +96,6 @@ public final class Distortion {
         held.initialize(repeating: 0, count: channelCount)
         holdLeft.initialize(repeating: 0, count: channelCount)
         dry.initialize(repeating: 0, count: max(1, latency) * channelCount)
-        dryAt = 0
     }
 
     /// Takes new settings from the next frame.
@@ -116,14 +114,12 @@ public final class Distortion {
         let shape = settings.shape, gain = gain
         let levels = Double(1 << (max(1, min(24, settings.bits)) - 1))
         let hold = OversamplerDesign.factor * max(1, min(64, settings.decimation))
-        let latency = max(1, latency)
-        var dryEnd = dryAt
+        let latency = latency
         for channel in 0..<channelCount {
-            let source = input[channel], destination = output[channel], dryLine = dry + channel * latency
+            let source = input[channel], destination = output[channel], dryLine = dry + channel * max(1, latency)
             let state = channels[channel]
             var last = previous[channel], lastIntegral = previousIntegral[channel]
             var heldValue = held[channel], left = holdLeft[channel]
-            var ring = dryAt
             var start = 0
             while start < frames {
                 let count = min(OversamplerChannel.blockFrames, frames - start)
@@ -159,15 +155,15 @@ public final class Distortion {
                 }
                 state.decimate(frames: count)
                 let distorted = state.output
-                for frame in 0..<count {
-                    let delayed: Float
-                    if self.latency == 0 { delayed = source[start + frame] } else {
-                        delayed = dryLine[ring]
-                        dryLine[ring] = source[start + frame]
-                        ring += 1
-                        if ring == latency { ring = 0 }
-                    }
-                    destination[start + frame] = dryShare * delayed + wet * distorted[frame]
+                // The dry signal `latency` frames back: the held frames, then the block's own.
+                let held = min(latency, count)
+                for frame in 0..<held { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
+                for frame in held..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
+                if count >= latency {
+                    dryLine.update(from: source + start + count - latency, count: latency)
+                } else {
+                    memmove(dryLine, dryLine + count, (latency - count) * MemoryLayout<Float>.size)
+                    (dryLine + latency - count).update(from: source + start, count: count)
                 }
                 start += count
             }
@@ -175,9 +171,7 @@ public final class Distortion {
             previousIntegral[channel] = lastIntegral
             held[channel] = heldValue
             holdLeft[channel] = left
-            dryEnd = ring
         }
-        dryAt = dryEnd
     }
 
     /// The antiderivative of a clipper's curve (`aurender_clip_integral`): log cosh x for tanh,
