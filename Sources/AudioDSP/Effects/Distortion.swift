@@ -156,9 +156,9 @@ public final class Distortion {
                 state.decimate(frames: count)
                 let distorted = state.output
                 // The dry signal `latency` frames back: the held frames, then the block's own.
-                let held = min(latency, count)
-                for frame in 0..<held { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
-                for frame in held..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
+                let fromLine = min(latency, count)
+                for frame in 0..<fromLine { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
+                for frame in fromLine..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
                 if count >= latency {
                     dryLine.update(from: source + start + count - latency, count: latency)
                 } else {
