@@ -1,3 +1,4 @@
+import CAudioKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,15 +52,14 @@ public final class Distortion {
     public let latency: Int
     /// The channels it runs.
     public let channelCount: Int
-    private var channels: [OversamplerChannel]
+    private let channels: [OversamplerChannel]
     /// Per channel: the last high-rate input, its antiderivative, the held sample and the frames it has left.
     private let previous: UnsafeMutablePointer<Double>
     private let previousIntegral: UnsafeMutablePointer<Double>
     private let held: UnsafeMutablePointer<Double>
     private let holdLeft: UnsafeMutablePointer<Int>
-    /// The dry signal, `latency` frames per channel, as rings.
+    /// The dry signal's last `latency` frames per channel, oldest first.
     private let dry: UnsafeMutablePointer<Float>
-    private var dryAt = 0
     private var gain = 1.0
     private var settings: Settings
 
@@ -90,13 +90,12 @@ public final class Distortion {
 
     /// Clears the state, as when made.
     public func reset() {
-        for index in channels.indices { channels[index].reset() }
+        for channel in channels { channel.reset() }
         previous.initialize(repeating: 0, count: channelCount)
         previousIntegral.initialize(repeating: Self.integral(0, settings.shape), count: channelCount)
         held.initialize(repeating: 0, count: channelCount)
         holdLeft.initialize(repeating: 0, count: channelCount)
         dry.initialize(repeating: 0, count: max(1, latency) * channelCount)
-        dryAt = 0
     }
 
     /// Takes new settings from the next frame.
@@ -115,87 +114,69 @@ public final class Distortion {
         let shape = settings.shape, gain = gain
         let levels = Double(1 << (max(1, min(24, settings.bits)) - 1))
         let hold = OversamplerDesign.factor * max(1, min(64, settings.decimation))
-        let latency = max(1, latency)
-        var dryEnd = dryAt
+        let latency = latency
         for channel in 0..<channelCount {
-            let source = input[channel], destination = output[channel], dryLine = dry + channel * latency
-            var state = channels[channel]
+            let source = input[channel], destination = output[channel], dryLine = dry + channel * max(1, latency)
+            let state = channels[channel]
             var last = previous[channel], lastIntegral = previousIntegral[channel]
             var heldValue = held[channel], left = holdLeft[channel]
-            var ring = dryAt
-            for frame in 0..<frames {
-                var high = SIMD4<Float>()
-                state.interpolate(source[frame], into: &high)
-                for index in 0..<4 {
-                    let x = gain * Double(high[index])
-                    let y: Double
-                    switch shape {
-                    case .soft, .hard:
-                        let integral = Self.integral(x, shape)
-                        let step = x - last
-                        y = abs(step) < Self.smallestStep ? Self.curve((x + last) / 2, shape) : (integral - lastIntegral) / step
-                        lastIntegral = integral
-                    case .crush:
-                        // Rounded to the nearest level by the float trick: adding 1.5 × 2⁵² leaves no fraction.
-                        y = ((min(1, max(-1, (x + last) / 2)) * levels + 0x1.8p52) - 0x1.8p52) / levels
-                    case .decimate:
-                        if left == 0 {
-                            heldValue = min(1, max(-1, (x + last) / 2))
-                            left = hold
+            var start = 0
+            while start < frames {
+                let count = min(OversamplerChannel.blockFrames, frames - start)
+                state.input.update(from: source + start, count: count)
+                state.interpolate(frames: count)
+                switch shape {
+                case .soft, .hard:
+                    var clipper = aurender_clipper(gain: gain, hard: shape == .hard ? 1 : 0, last: last, last_integral: lastIntegral)
+                    aurender_clip_antiderivative(state.phases, count, &clipper)
+                    last = clipper.last
+                    lastIntegral = clipper.last_integral
+                case .crush, .decimate:
+                    for frame in 0..<count {
+                        for index in 0..<4 {
+                            let high = state.phase(index)
+                            let x = gain * Double(high[frame])
+                            let y: Double
+                            if shape == .crush {
+                                // Rounded to the nearest level by the float trick: adding 1.5 × 2⁵² leaves no fraction.
+                                y = ((min(1, max(-1, (x + last) / 2)) * levels + 0x1.8p52) - 0x1.8p52) / levels
+                            } else {
+                                if left == 0 {
+                                    heldValue = min(1, max(-1, (x + last) / 2))
+                                    left = hold
+                                }
+                                left -= 1
+                                y = heldValue
+                            }
+                            last = x
+                            high[frame] = Float(y)
                         }
-                        left -= 1
-                        y = heldValue
                     }
-                    last = x
-                    high[index] = Float(y)
                 }
-                let distorted = state.decimate(high)
-                let delayed: Float
-                if self.latency == 0 { delayed = source[frame] } else {
-                    delayed = dryLine[ring]
-                    dryLine[ring] = source[frame]
-                    ring += 1
-                    if ring == latency { ring = 0 }
+                state.decimate(frames: count)
+                let distorted = state.output
+                // The dry signal `latency` frames back: the held frames, then the block's own.
+                let fromLine = min(latency, count)
+                for frame in 0..<fromLine { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
+                for frame in fromLine..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
+                if count >= latency {
+                    dryLine.update(from: source + start + count - latency, count: latency)
+                } else {
+                    memmove(dryLine, dryLine + count, (latency - count) * MemoryLayout<Float>.size)
+                    (dryLine + latency - count).update(from: source + start, count: count)
                 }
-                destination[frame] = dryShare * delayed + wet * distorted
+                start += count
             }
-            channels[channel] = state
             previous[channel] = last
             previousIntegral[channel] = lastIntegral
             held[channel] = heldValue
             holdLeft[channel] = left
-            dryEnd = ring
         }
-        dryAt = dryEnd
     }
 
-    /// Under this step between samples the mean of the curve is its value at the middle (the
-    /// two differ by under 1e-5 there, and the difference of antiderivatives would lose more).
-    static let smallestStep = 0.01
-
-    /// A clipper's curve.
-    @inline(__always)
-    static func curve(_ x: Double, _ shape: Shape) -> Double {
-        shape == .soft ? tanh(x) : min(1, max(-1, x))
-    }
-
-    /// The antiderivative of a clipper's curve: log cosh x for tanh (its small correction term
-    /// from a float exponential, within 1e-7, which costs nothing against `smallestStep`), x²/2 or
-    /// |x| − 1/2 for hard clipping.
-    @inline(__always)
+    /// The antiderivative of a clipper's curve (`aurender_clip_integral`): log cosh x for tanh,
+    /// x²/2 or |x| − 1/2 for hard clipping; the digital shapes have none.
     static func integral(_ x: Double, _ shape: Shape) -> Double {
-        let magnitude = abs(x)
-        switch shape {
-        case .soft:
-            // log cosh x = |x| − ln 2 + log(1 + e^(−2|x|)); the last term is under 1e-9 beyond |x| = 10.
-            guard magnitude <= 10 else { return magnitude - M_LN2 }
-            // log(1 + u) = 2 atanh(u / (2 + u)), whose series in s = u / (2 + u) ≤ 1/3 is within 1e-9 by s¹⁵.
-            let u = Double(expf(Float(-2 * magnitude)))
-            let s = u / (2 + u), s2 = s * s
-            let series = 1 + s2 * (1 / 3 + s2 * (1 / 5 + s2 * (1 / 7 + s2 * (1 / 9 + s2 * (1 / 11 + s2 * (1 / 13 + s2 / 15))))))
-            return magnitude - M_LN2 + 2 * s * series
-        default:
-            return magnitude <= 1 ? x * x / 2 : magnitude - 0.5
-        }
+        aurender_clip_integral(x, shape == .hard ? 1 : 0)
     }
 }

@@ -1,3 +1,4 @@
+import CAudioKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +14,10 @@ import Darwin
 /// rate. The interpolator has an odd length and the decimator an even one, so that
 /// with the half-sample delay of a first-order antiderivative step between them the whole path
 /// runs late by a whole number of base frames: `latency`.
+///
+/// Both run as polyphase filters (`aurender_polyphase_up`, `aurender_polyphase_down` in
+/// `CAudioKernels`): four sub-filters of about a quarter of the taps each, so the interpolator
+/// never multiplies the stuffed zeros and the decimator computes only the samples it keeps.
 public struct OversamplerDesign: Sendable {
     /// The factor, fixed: four.
     public static let factor = 4
@@ -22,6 +27,12 @@ public struct OversamplerDesign: Sendable {
     public let down: [Float]
     /// Base frames the path runs late, counting a half high-rate sample between the filters.
     public let latency: Int
+    /// Taps per phase of the interpolator and of the decimator (the longest phase's).
+    let upCount: Int, downCount: Int
+    /// The interpolator's four phases, `upCount` taps each, oldest first, zeros before a shorter phase.
+    let upKernel: [Float]
+    /// The decimator split by the phase of the high-rate sample each tap meets, `downCount` taps each, oldest first.
+    let downKernel: [Float]
 
     /// The one design, for any rate (the filters scale with it).
     public static let standard = OversamplerDesign(upLength: 145, downLength: 150)
@@ -47,6 +58,21 @@ public struct OversamplerDesign: Sendable {
         let up = lowpass(upLength, gain: factor)
         upPhases = (0..<Self.factor).map { phase in stride(from: phase, to: upLength, by: Self.factor).map { Float(up[$0]) } }
         down = lowpass(downLength, gain: 1).map(Float.init)
+        // High-rate sample 4n + p is Σ up[4m + p]·x[n − m]; base frame n is Σ down[j]·s[4n + 3 − j],
+        // and s[4n + 3 − j] is phase p = 3 − j mod 4 of frame n − m for j = 4m + 3 − p.
+        let upCount = (upLength + 3) / 4, downCount = (downLength + 3) / 4
+        self.upCount = upCount
+        self.downCount = downCount
+        var upKernel = [Float](repeating: 0, count: 4 * upCount), downKernel = [Float](repeating: 0, count: 4 * downCount)
+        for phase in 0..<4 {
+            for k in 0..<upCount where upCount - 1 - k < upPhases[phase].count { upKernel[phase * upCount + k] = upPhases[phase][upCount - 1 - k] }
+            for k in 0..<downCount {
+                let tap = 4 * (downCount - 1 - k) + 3 - phase
+                if tap < down.count { downKernel[phase * downCount + k] = down[tap] }
+            }
+        }
+        self.upKernel = upKernel
+        self.downKernel = downKernel
         // The decimator gives a frame when the last of its four high-rate samples is in, three after the frame's first.
         let highRateDelay = Double(upLength - 1) / 2 + Double(downLength - 1) / 2 + 0.5 - (factor - 1)
         precondition(highRateDelay.truncatingRemainder(dividingBy: factor) == 0)
@@ -65,88 +91,90 @@ public struct OversamplerDesign: Sendable {
     }
 }
 
-/// The running state of one channel through an `OversamplerDesign`: the last base frames the
-/// interpolator reads and the last high-rate samples the decimator reads, each kept twice over
-/// in a ring so that every read is one contiguous stretch.
+/// The running state of one channel through an `OversamplerDesign`, worked a block at a time:
+/// the block's base frames after the interpolator's history, the block's four high-rate phases
+/// after the decimator's history, and the decimated block.
+///
+/// A caller writes up to `blockFrames` frames at `input`, calls `interpolate(frames:)`, changes
+/// the high-rate samples at `phase(_:)` as it likes, then calls `decimate(frames:)`, which
+/// leaves the base frames at `output` and keeps the history for the next block.
 public struct OversamplerChannel {
-    private let upTaps: UnsafeMutablePointer<Float>
-    private let upLength: Int
-    private let downLength: Int
-    private let downTaps: UnsafeMutablePointer<Float>
+    /// The most frames a block holds.
+    public static let blockFrames = 256
+    private let upKernel: UnsafeMutablePointer<Float>
+    private let downKernel: UnsafeMutablePointer<Float>
+    private let upCount: Int32
+    private let downCount: Int32
     private let inputs: UnsafeMutablePointer<Float>
     private let highs: UnsafeMutablePointer<Float>
-    private var inputAt = 0
-    private var highAt = 0
+    private let writeHighs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let readHighs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// Where the caller writes a block's base frames.
+    public let input: UnsafeMutablePointer<Float>
+    /// Where `decimate(frames:)` leaves the block's base frames.
+    public let output: UnsafeMutablePointer<Float>
 
     /// Makes the state (allocating); `release()` frees it.
     public init(design: OversamplerDesign) {
-        // Each phase, and the decimator, padded with zeros at its oldest end to whole vectors of eight.
-        upLength = (design.upPhases[0].count + 7) / 8 * 8
-        downLength = (design.down.count + 7) / 8 * 8
-        upTaps = .allocate(capacity: OversamplerDesign.factor * upLength)
-        upTaps.initialize(repeating: 0, count: OversamplerDesign.factor * upLength)
-        for (phase, taps) in design.upPhases.enumerated() {
-            // Stored oldest-first, to meet the ring's oldest-first order.
-            for (index, tap) in taps.reversed().enumerated() { upTaps[phase * upLength + (upLength - taps.count) + index] = tap }
+        upCount = Int32(design.upCount)
+        downCount = Int32(design.downCount)
+        upKernel = .allocate(capacity: design.upKernel.count)
+        upKernel.initialize(from: design.upKernel, count: design.upKernel.count)
+        downKernel = .allocate(capacity: design.downKernel.count)
+        downKernel.initialize(from: design.downKernel, count: design.downKernel.count)
+        let upHistory = design.upCount - 1, phaseLength = design.downCount - 1 + Self.blockFrames
+        inputs = .allocate(capacity: upHistory + Self.blockFrames)
+        input = inputs + upHistory
+        highs = .allocate(capacity: 4 * phaseLength)
+        writeHighs = .allocate(capacity: 4)
+        readHighs = .allocate(capacity: 4)
+        for phase in 0..<4 {
+            readHighs[phase] = UnsafePointer(highs + phase * phaseLength)
+            writeHighs[phase] = highs + phase * phaseLength + design.downCount - 1
         }
-        downTaps = .allocate(capacity: downLength)
-        downTaps.initialize(repeating: 0, count: downLength)
-        for (index, tap) in design.down.reversed().enumerated() { downTaps[downLength - design.down.count + index] = tap }
-        inputs = .allocate(capacity: 2 * upLength)
-        highs = .allocate(capacity: 2 * downLength)
+        output = .allocate(capacity: Self.blockFrames)
         reset()
     }
 
     /// Frees the state.
     public func release() {
-        upTaps.deallocate()
-        downTaps.deallocate()
+        upKernel.deallocate()
+        downKernel.deallocate()
         inputs.deallocate()
         highs.deallocate()
+        writeHighs.deallocate()
+        readHighs.deallocate()
+        output.deallocate()
     }
 
     /// Clears the history.
-    public mutating func reset() {
-        inputs.initialize(repeating: 0, count: 2 * upLength)
-        highs.initialize(repeating: 0, count: 2 * downLength)
-        inputAt = 0
-        highAt = 0
+    public func reset() {
+        inputs.initialize(repeating: 0, count: Int(upCount) - 1 + Self.blockFrames)
+        highs.initialize(repeating: 0, count: 4 * (Int(downCount) - 1 + Self.blockFrames))
+        output.initialize(repeating: 0, count: Self.blockFrames)
     }
 
-    /// Takes one base frame and writes its four high-rate samples into `high`.
+    /// The block's four phases, for a kernel.
+    public var phases: UnsafePointer<UnsafeMutablePointer<Float>?> { UnsafePointer(writeHighs) }
+
+    /// The block's high-rate samples of `phase` (0 to 3): sample 4i + phase at index i.
     @inline(__always)
-    public mutating func interpolate(_ sample: Float, into high: inout SIMD4<Float>) {
-        inputs[inputAt] = sample
-        inputs[inputAt + upLength] = sample
-        inputAt += 1
-        if inputAt == upLength { inputAt = 0 }
-        let window = inputs + inputAt
-        high = SIMD4(Self.dot(window, upTaps, upLength), Self.dot(window, upTaps + upLength, upLength),
-                     Self.dot(window, upTaps + 2 * upLength, upLength), Self.dot(window, upTaps + 3 * upLength, upLength))
+    public func phase(_ phase: Int) -> UnsafeMutablePointer<Float> { writeHighs[phase]! }
+
+    /// Interpolates the `frames` base frames at `input` into the four phases.
+    public func interpolate(frames: Int) {
+        aurender_polyphase_up(inputs, frames, upKernel, upCount, writeHighs)
+        let history = Int(upCount) - 1
+        memmove(inputs, inputs + frames, history * MemoryLayout<Float>.size)
     }
 
-    /// Takes four high-rate samples and gives the base frame they decimate to.
-    @inline(__always)
-    public mutating func decimate(_ high: SIMD4<Float>) -> Float {
-        let length = downLength
-        for index in 0..<4 {
-            highs[highAt] = high[index]
-            highs[highAt + length] = high[index]
-            highAt += 1
-            if highAt == length { highAt = 0 }
+    /// Decimates the four phases' `frames` high-rate frames into `output`.
+    public func decimate(frames: Int) {
+        aurender_polyphase_down(readHighs, frames, downKernel, downCount, output)
+        let history = Int(downCount) - 1
+        for phase in 0..<4 {
+            let start = UnsafeMutableRawPointer(mutating: readHighs[phase]!)
+            memmove(start, start + frames * MemoryLayout<Float>.size, history * MemoryLayout<Float>.size)
         }
-        return Self.dot(highs + highAt, downTaps, length)
-    }
-
-    /// The dot product of `count` floats, a multiple of eight, eight at a time.
-    @inline(__always)
-    static func dot(_ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ count: Int) -> Float {
-        var sum = SIMD8<Float>()
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-        for index in stride(from: 0, to: count, by: 8) {
-            sum += rawA.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-                * rawB.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-        }
-        return sum.sum()
     }
 }

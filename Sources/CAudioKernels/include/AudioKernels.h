@@ -212,4 +212,33 @@ void aurender_spectrum_from_blocks(const float *blocked, long bins, float *inter
 /// so every instruction set gives the same bits. `sum` may not overlap the terms.
 void aurender_spectra_multiply_sum(const float *const *x, const float *const *h, int terms, long bins, float *sum);
 
+/// The 4x interpolator over `frames` base frames: `oldest` holds `count - 1` frames of history
+/// and then the block; `taps` holds four phases of `count` taps each, oldest first (zeros where
+/// a phase is shorter); `phases[p][i]` gets high-rate sample 4i + p.
+void aurender_polyphase_up(const float *oldest, long frames, const float *taps, int count, float *const *phases);
+
+/// The 4x decimator over `frames` base frames: `oldest[p]` holds `count - 1` high-rate samples
+/// of phase p as history and then the block's; `taps` holds four phases of `count` taps each,
+/// oldest first; `out[i]` gets the sum over phases and taps, phase by phase, tap by tap.
+void aurender_polyphase_down(const float *const *oldest, long frames, const float *taps, int count, float *out);
+
+/// A clipper's state between blocks: the drive gain, tanh or hard clipping, and the last
+/// high-rate driven sample with its antiderivative.
+typedef struct {
+    double gain;
+    int hard;
+    double last;
+    double last_integral;
+} aurender_clipper;
+
+/// The antiderivative of a clipper's curve: log cosh x for tanh (by |x| − ln 2 + log(1 + e^(−2|x|)),
+/// within 1e-10), x²/2 or |x| − 1/2 for hard clipping.
+double aurender_clip_integral(double x, int hard);
+
+/// Clips the four phases' `frames` high-rate frames in place, in high-rate order (sample 4i + p
+/// is `phases[p][i]`), each driven sample replaced by the mean of the curve since the one
+/// before (the difference of antiderivatives over the step; under a step of 0.01 the curve
+/// at the middle), continuing from `clipper`'s last sample and leaving the block's last there.
+void aurender_clip_antiderivative(float *const *phases, long frames, aurender_clipper *clipper);
+
 #endif
