@@ -4,7 +4,16 @@
 #include <webrtc/modules/audio_processing/include/audio_processing.h>
 
 #include <memory>
+#include <mutex>
 #include <new>
+#include <shared_mutex>
+
+// WebRTC's echo canceller keeps its FFT tables in globals that every new canceller writes again,
+// bit-reversing them in place (aec_rdft_init), so a processor made on one thread scrambles the
+// tables under another thread's frame for a moment: outputs then differ from run to run. Making
+// a processor holds this lock alone; processing a frame holds it shared, so frames on several
+// threads never wait for each other, only for a processor being made.
+static std::shared_mutex tables_lock;
 
 struct apm_processor {
     std::unique_ptr<webrtc::AudioProcessing> apm;
@@ -47,6 +56,7 @@ static int apm_configure(webrtc::AudioProcessing *apm, const apm_settings *setti
 }
 
 extern "C" apm_processor *apm_create(const apm_settings *settings, int *error) {
+    std::unique_lock<std::shared_mutex> making(tables_lock);
     webrtc::Config config;
     // The experimental gain control steers an analog microphone volume, which a file has not.
     config.Set<webrtc::ExperimentalAgc>(new webrtc::ExperimentalAgc(false));
@@ -74,12 +84,14 @@ extern "C" void apm_destroy(apm_processor *processor) { delete processor; }
 extern "C" int apm_frame_length(const apm_processor *processor) { return static_cast<int>(processor->near_end.num_frames()); }
 
 extern "C" int apm_analyze_reverse(apm_processor *processor, const float *const *far_end) {
+    std::shared_lock<std::shared_mutex> processing(tables_lock);
     return processor->apm->AnalyzeReverseStream(far_end, processor->far_end.num_frames(), processor->far_end.sample_rate_hz(),
                                                 processor->far_end.num_channels() > 1 ? webrtc::AudioProcessing::kStereo
                                                                                        : webrtc::AudioProcessing::kMono);
 }
 
 extern "C" int apm_process(apm_processor *processor, const float *const *near_end, float *const *output) {
+    std::shared_lock<std::shared_mutex> processing(tables_lock);
     if (processor->cancels_echo) {
         int error = processor->apm->set_stream_delay_ms(processor->stream_delay_ms);
         if (error != 0 && error != webrtc::AudioProcessing::kBadStreamParameterWarning) return error;
