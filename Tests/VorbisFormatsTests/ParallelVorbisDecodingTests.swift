@@ -10,16 +10,18 @@ import TestSupport
 /// `oggenc` (vorbis-tools, installed by `make deps`).
 @Suite struct ParallelVorbisDecodingTests {
     /// `frames` frames of noise and a tone in `channels` channels at `rate`, encoded by oggenc at
-    /// `quality` into `folder`; the Ogg file's path.
-    static func encode(frames: Int, channels: Int, rate: Int, quality: Int = 3, in folder: TemporaryFolder) throws -> String {
+    /// `quality` into `folder`, its stream numbered `serial` (oggenc otherwise draws one at random,
+    /// and two links of a chain that drew the same number would not read as a chain); the Ogg
+    /// file's path.
+    static func encode(frames: Int, channels: Int, rate: Int, quality: Int = 3, serial: Int = 1, in folder: TemporaryFolder) throws -> String {
         let noise = Signal.noise(frames: frames * channels, amplitude: 0.2, seed: UInt64(frames))
         let tone = Signal.sine(frequency: 441, sampleRate: Double(rate), frames: frames, amplitude: 0.4)
         let samples = (0..<(frames * channels)).map { Int16(max(-32_768, min(32_767, (noise[$0] + tone[$0 / channels]) * 32_767))) }
-        let wav = folder.file("source.wav"), ogg = folder.file("source.ogg")
+        let wav = folder.file("source-\(serial).wav"), ogg = folder.file("source-\(serial).ogg")
         try WaveFile.write(WaveFile.bytes(channels: UInt16(channels), sampleRate: UInt32(rate), data: WaveFile.pcm16(samples)), to: wav)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
-        process.arguments = ["-Q", "-q", String(quality), "-o", ogg, wav]
+        process.arguments = ["-Q", "-q", String(quality), "--serial", String(serial), "-o", ogg, wav]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -83,8 +85,8 @@ import TestSupport
     /// A chained file (two streams one after the other) is read by the one decoder, as before.
     @Test func aChainedFileIsReadAlone() throws {
         let folder = try TemporaryFolder()
-        let first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 300_000, channels: 2, rate: 44_100, in: folder))))
-        let second = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 200_000, channels: 2, rate: 44_100, in: folder))))
+        let first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 300_000, channels: 2, rate: 44_100, serial: 1, in: folder))))
+        let second = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Self.encode(frames: 200_000, channels: 2, rate: 44_100, serial: 2, in: folder))))
         let chained = folder.file("chained.ogg")
         try Data(first + second).write(to: URL(fileURLWithPath: chained))
         let decoder = try VorbisFileDecoder(input: try AudioInput(path: chained), workers: 2)
