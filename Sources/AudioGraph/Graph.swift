@@ -44,11 +44,12 @@ public final class Graph {
         nodes.append(node)
     }
 
-    /// Removes a node and every connection to or from it.
+    /// Removes a node, every connection to or from it and its taps.
     public func removeNode(_ node: AudioNode) throws(GraphError) {
         try requireUninitialized("remove a node")
         try requireMember(node)
         nodes.removeAll { $0 === node }
+        for bus in node.outputTaps.indices { node.outputTaps[bus].block = nil }
         sources = sources.filter { key, source in
             if key.node == ObjectIdentifier(node) { return false }
             if case .node(let upstream, _) = source, upstream === node { return false }
@@ -120,6 +121,7 @@ public final class Graph {
     public func reset() throws {
         guard isInitialized else { throw GraphError.notInitialized }
         try schedule.rewind()
+        for node in nodes { node.restartOutputFrameCounts() }
         for node in nodes { try node.reset() }
     }
 
@@ -186,6 +188,7 @@ public final class Graph {
         do {
             for node in order {
                 node.maximumFramesPerSlice = maximumFramesPerSlice
+                node.restartOutputFrameCounts()
                 for bus in 0..<node.inputBusCount {
                     node.inputSources[bus] = source(of: node, bus: bus)
                 }
@@ -222,7 +225,7 @@ public final class Graph {
         if isInitialized { throw .graphInitialized(operation: operation) }
     }
 
-    private func requireMember(_ node: AudioNode) throws(GraphError) {
+    func requireMember(_ node: AudioNode) throws(GraphError) {
         guard nodes.contains(where: { $0 === node }) else { throw .nodeNotInGraph(node.name) }
     }
 
