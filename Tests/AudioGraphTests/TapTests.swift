@@ -1,33 +1,7 @@
 import AudioGraph
+import GraphTestSupport
 import MallocCounter
 import Testing
-
-/// What a tap saw: every slice's sample time and frame count, and the samples, per channel.
-final class TapRecording {
-    var sampleTimes: [Int64] = []
-    var frameCounts: [Int] = []
-    var samples: [[Float]]
-
-    init(channels: Int) { samples = Array(repeating: [], count: channels) }
-
-    var block: TapBlock {
-        { [self] buffer, sampleTime in
-            sampleTimes.append(sampleTime)
-            frameCounts.append(buffer.frameCount)
-            for channel in 0..<buffer.channelCount { samples[channel] += buffer[channel] }
-        }
-    }
-
-    /// Whether each slice starts where the one before ended, the first at frame 0.
-    var timesAreContiguousFromZero: Bool {
-        var next: Int64 = 0
-        for (time, frames) in zip(sampleTimes, frameCounts) {
-            guard time == next, frames > 0 else { return false }
-            next += Int64(frames)
-        }
-        return true
-    }
-}
 
 /// A node that keeps every other frame of its input: its input stream is twice as long as its
 /// output, so a tap upstream of it counts time in frames of its own stream.
