@@ -53,6 +53,18 @@ final class DecimatorNode: AudioNode {
         }
     }
 
+    @Test func aSliceSplitByAScheduledChangeReachesTheTapInPartsThatLineUp() throws {
+        let (graph, level, output) = try makeLevelGraph(length: 10_000)
+        try graph.scheduleParameter(LevelNode.level, on: level, value: 2, atFrame: 2500)
+        try graph.initialize()
+        let seen = TapRecording(channels: 1)
+        try graph.installTap(on: level, block: seen.block)
+        _ = try renderAll(output, sliceSize: 4000)
+        #expect(seen.sampleTimes == [0, 2500, 4000, 8000])
+        #expect(seen.timesAreContiguousFromZero)
+        #expect(seen.samples[0] == Array(repeating: 1, count: 2500) + Array(repeating: 2, count: 7500))
+    }
+
     @Test func aTapDoesNotChangeTheOutput() throws {
         let (_, plain, _) = try makeChain(length: 30_000, channels: 2)
         let expected = try renderAll(plain, sliceSize: 1000)
