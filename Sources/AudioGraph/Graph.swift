@@ -117,7 +117,8 @@ public final class Graph {
     /// scheduled changes moved go back to the values they had before those changes, and the
     /// changes are due again. A render callback cannot be reset by the graph: its owner rewinds
     /// whatever the callback reads before rendering again (a callback that reads
-    /// `request.timeStamp.sampleTime` needs nothing). Only while initialized, between slices.
+    /// `request.timeStamp.sampleTime` needs nothing). Taps count their sample times from 0 again.
+    /// Only while initialized, between slices.
     public func reset() throws {
         guard isInitialized else { throw GraphError.notInitialized }
         try schedule.rewind()
