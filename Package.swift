@@ -168,7 +168,7 @@ let package = Package(
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BrowserSupport", dependencies: ["CZlib"], path: "Tests/BrowserSupport"),
-        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
+        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter", "GraphTestSupport"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "MallocCounter", "TestSupport"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),

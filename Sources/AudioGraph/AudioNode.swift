@@ -32,6 +32,8 @@ open class AudioNode {
     private var parameterInfo: [ParameterDescription] = []
     /// What feeds each input bus, filled in by the graph when it initializes.
     public internal(set) var inputSources: [InputSource?]
+    /// Each output bus's tap and frame count, for `Graph.installTap(on:bus:block:)`.
+    var outputTaps: [OutputTap]
 
     /// A node with the given bus counts; formats are unset until set or propagated.
     public init(name: String, inputBusCount: Int, outputBusCount: Int) {
@@ -39,6 +41,7 @@ open class AudioNode {
         inputFormats = Array(repeating: nil, count: inputBusCount)
         outputFormats = Array(repeating: nil, count: outputBusCount)
         inputSources = Array(repeating: nil, count: inputBusCount)
+        outputTaps = Array(repeating: OutputTap(), count: outputBusCount)
         parameterValues = []
         parameterInfo = parameterDescriptions
         parameterValues = parameterInfo.map(\.defaultValue)
@@ -259,7 +262,9 @@ open class AudioNode {
         case .node(let source, let sourceBus)?:
             var upstream = request
             upstream.bus = sourceBus
-            return try source.render(&flags, upstream, buffers)
+            let frames = try source.render(&flags, upstream, buffers)
+            source.tapOutput(bus: sourceBus, buffers, frames: min(request.frameCount, max(0, frames)))
+            return frames
         case .callback(let callback)?:
             var upstream = request
             upstream.bus = bus
@@ -267,5 +272,22 @@ open class AudioNode {
         case nil:
             throw GraphError.inputNotFed(node: name, bus: bus)
         }
+    }
+
+    // MARK: Taps
+
+    /// Counts the `frames` frames output bus `bus` just gave into `buffers` and shows them to
+    /// the bus's tap, if it has one: called once for every slice the bus gives, in order.
+    final func tapOutput(bus: Int, _ buffers: AudioBufferList, frames: Int) {
+        let sampleTime = outputTaps[bus].framesGiven
+        outputTaps[bus].framesGiven += Int64(frames)
+        if frames > 0, let block = outputTaps[bus].block {
+            block(TapBuffer(buffers, frameCount: frames), sampleTime)
+        }
+    }
+
+    /// Starts every output bus's frame count, which is its tap's sample time, at 0 again.
+    final func restartOutputFrameCounts() {
+        for bus in outputTaps.indices { outputTaps[bus].framesGiven = 0 }
     }
 }

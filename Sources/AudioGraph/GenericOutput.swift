@@ -87,6 +87,7 @@ public final class GenericOutput: AudioNode {
             var flags: RenderActionFlags = []
             let request = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: sampleTime), bus: 0, frameCount: size)
             let frames = min(size, max(0, try pullInput(bus: 0, &flags, request, into: part)))
+            tapOutput(bus: 0, part, frames: frames)
             if frames < size || flags.contains(.endOfStream) { finished = true }
             sampleTime += Int64(frames)
             done += frames

@@ -44,11 +44,12 @@ public final class Graph {
         nodes.append(node)
     }
 
-    /// Removes a node and every connection to or from it.
+    /// Removes a node, every connection to or from it and its taps.
     public func removeNode(_ node: AudioNode) throws(GraphError) {
         try requireUninitialized("remove a node")
         try requireMember(node)
         nodes.removeAll { $0 === node }
+        for bus in node.outputTaps.indices { node.outputTaps[bus].block = nil }
         sources = sources.filter { key, source in
             if key.node == ObjectIdentifier(node) { return false }
             if case .node(let upstream, _) = source, upstream === node { return false }
@@ -116,10 +117,12 @@ public final class Graph {
     /// scheduled changes moved go back to the values they had before those changes, and the
     /// changes are due again. A render callback cannot be reset by the graph: its owner rewinds
     /// whatever the callback reads before rendering again (a callback that reads
-    /// `request.timeStamp.sampleTime` needs nothing). Only while initialized, between slices.
+    /// `request.timeStamp.sampleTime` needs nothing). Taps count their sample times from 0 again.
+    /// Only while initialized, between slices.
     public func reset() throws {
         guard isInitialized else { throw GraphError.notInitialized }
         try schedule.rewind()
+        for node in nodes { node.restartOutputFrameCounts() }
         for node in nodes { try node.reset() }
     }
 
@@ -186,6 +189,7 @@ public final class Graph {
         do {
             for node in order {
                 node.maximumFramesPerSlice = maximumFramesPerSlice
+                node.restartOutputFrameCounts()
                 for bus in 0..<node.inputBusCount {
                     node.inputSources[bus] = source(of: node, bus: bus)
                 }
@@ -222,7 +226,7 @@ public final class Graph {
         if isInitialized { throw .graphInitialized(operation: operation) }
     }
 
-    private func requireMember(_ node: AudioNode) throws(GraphError) {
+    func requireMember(_ node: AudioNode) throws(GraphError) {
         guard nodes.contains(where: { $0 === node }) else { throw .nodeNotInGraph(node.name) }
     }
 

@@ -31,6 +31,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
     /// a stream can count: its steps are scheduled one by one, so it is refused, not held.
     case rampTooLong(node: String, maximum: Int64)
     case cannotReset(node: String, reason: String)
+    /// A second tap on one output bus: a bus has one tap at a time, as in AVAudioEngine.
+    case tapAlreadyInstalled(node: String, bus: Int)
 
     public var description: String {
         switch self {
@@ -92,6 +94,8 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
             "a ramp on node '\(node)' is too long: a ramp takes at most \(maximum) steps of 32 frames"
         case .cannotReset(let node, let reason):
             "node '\(node)' cannot be reset: \(reason)"
+        case .tapAlreadyInstalled(let node, let bus):
+            "output bus \(bus) of node '\(node)' already has a tap; remove it before installing another"
         }
     }
 }

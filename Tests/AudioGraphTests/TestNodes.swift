@@ -32,6 +32,9 @@ final class RampSource {
         self.channels = channels
     }
 
+    /// Starts the source again at its first frame, as its owner must after `Graph.reset()`.
+    func rewind() { position = 0 }
+
     static func value(frame: Int, channel: Int) -> Float {
         Float((frame * 7 + channel * 13) % 1000) / 1000 - 0.5
     }
