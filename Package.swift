@@ -143,7 +143,7 @@ let package = Package(
         .target(name: "FourierTransforms", dependencies: ["CFFTW", "CAudioKernels"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
-        .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "AudioFormats", "Resampling", "CVoiceShim"]),
+        .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
         // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.

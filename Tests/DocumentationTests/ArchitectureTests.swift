@@ -26,7 +26,7 @@ import Testing
         "FourierTransforms": ["CFFTW", "CAudioKernels"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
-        "VoiceProcessing": ["AudioGraph", "AudioFormats", "Resampling", "CVoiceShim"],
+        "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost", "VoiceProcessing", "FourierTransforms"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",

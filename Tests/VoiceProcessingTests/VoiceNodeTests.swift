@@ -166,17 +166,4 @@ import VoiceProcessing
         #expect(VoiceProcessingError.outOfRange(setting: "gain target", value: 3, range: -31...0, unit: "dBFS").description
                 == "the gain target must be from -31 to 0 dBFS, not 3")
     }
-
-    @Test(arguments: [44100, 48000])
-    func eachChannelOfAStereoStreamComesOutAsItWouldAlone(rate: Int) throws {
-        let left = (0..<(2 * rate)).map { Float(sin(Double($0) * 0.05) * 0.2) + VoiceSignals.pinkNoise(count: 1, seed: UInt64($0 + 1))[0] * 0.1 }
-        let right = VoiceSignals.pinkNoise(count: 2 * rate, seed: 11).map { $0 * 0.3 }
-        let settings = VoiceSettings(noiseSuppression: .high, gainTarget: -6, highPass: true)
-        let node = try VoiceNode(settings: settings)
-        let stereo = try NodeHarness(node: node, channels: [left, right], sampleRate: Double(rate)).render(sliceSize: 441)
-        #expect(node.planDetail?.contains("channels in 2 lanes on two threads") == true, "\(node.planDetail ?? "")")
-        #expect(stereo[0] == (try Self.render(try VoiceNode(settings: settings), left, rate: rate)))
-        #expect(stereo[1] == (try Self.render(try VoiceNode(settings: settings), right, rate: rate)))
-        #expect(stereo[0] != left)
-    }
 }

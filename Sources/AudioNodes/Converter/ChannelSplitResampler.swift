@@ -1,4 +1,3 @@
-import AudioFormats
 import AudioGraph
 import Resampling
 

@@ -1,13 +1,14 @@
+import AudioFormats
 import Dispatch
 import Synchronization
 
 /// A second thread that runs one job each time the caller runs its own beside it: how the
-/// format converter and the voice node keep both cores busy without starting a thread per block.
+/// format converter keeps both cores busy without starting a thread per block.
 ///
 /// The thread is made once; each `runAlongside` wakes it, runs the caller's work here and
 /// returns when both have finished, so rendering allocates nothing and the two never overlap
 /// the next step.
-public final class PairedWorker {
+final class PairedWorker {
     private let go = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     /// Whether the worker is to stop, read after each wake-up.
@@ -20,7 +21,7 @@ public final class PairedWorker {
     }
 
     /// Starts the thread that runs `job` each time it is woken.
-    public init(_ job: @escaping @Sendable () -> Void) {
+    init(_ job: @escaping @Sendable () -> Void) {
         let (go, done, stopping) = (go, done, stopping)
         thread = BackgroundThread {
             while true {
@@ -39,7 +40,7 @@ public final class PairedWorker {
     }
 
     /// Runs the worker's job while `local` runs on this thread; returns when both are done.
-    public func runAlongside(_ local: () throws -> Void) rethrows {
+    func runAlongside(_ local: () throws -> Void) rethrows {
         go.signal()
         defer { done.wait() }
         try local()
