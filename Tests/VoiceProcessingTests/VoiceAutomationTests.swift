@@ -94,23 +94,9 @@ import VoiceProcessing
         let steady = try Self.render(VoiceSettings(gainTarget: -3), speech, rate: rate)
         let moved = try Self.render(VoiceSettings(gainTarget: -3), speech, rate: rate, events: [(.agc, -20, change)])
         #expect(Array(moved[..<Int(change)]) == Array(steady[..<Int(change)]))
-        /// The level under which 90 % of the speech's 10 ms peaks stay, from `start` on.
-        func peakLevel(_ output: [Float], from start: Int) -> Double {
-            let length = rate / 100
-            var peaks: [Float] = []
-            for frame in stride(from: start, to: speech.count - length, by: length) {
-                var power = 0.0, peak: Float = 0
-                for index in frame..<frame + length {
-                    power += Double(speech[index] * speech[index])
-                    peak = max(peak, abs(output[index]))
-                }
-                if power / Double(length) > pow(10, -7.5) { peaks.append(peak) }
-            }
-            peaks.sort()
-            return 20 * log10(Double(peaks[peaks.count * 9 / 10]))
-        }
         let later = Int(change) + rate
-        let (before, after) = (peakLevel(steady, from: later), peakLevel(moved, from: later))
+        let (before, after) = (VoiceSignals.speechPeakLevel(steady, speech: speech, rate: rate, from: later).level,
+                               VoiceSignals.speechPeakLevel(moved, speech: speech, rate: rate, from: later).level)
         print("voice gain control moved from -3 to -20 dBFS by an event: speech peaks \(before) -> \(after) dBFS")
         #expect(before - after >= 6)
     }
