@@ -130,9 +130,8 @@ public struct MixJob {
                 branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
             }
             tail = [mixer]
-            if let fade = try OutputRendering.makeFade(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length, input: output.path) {
-                tail.append(fade)
-            }
+            tail += try OutputRendering.makeFades(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length,
+                                                  tails: branches.contains { OutputRendering.hasTail($0.chain) }, input: output.path)
             if let gain = pass.gain { tail.append(gain) }
             if let limiter = try options.finishing.makeLimiter() { tail.append(limiter) }
             tail.append(outputNode)

@@ -66,18 +66,27 @@ enum OutputRendering {
         chain.reduce(frames) { frames, node in frames.flatMap(node.outputFrames(forInputFrames:)) }
     }
 
-    /// A fade node for the fades asked for, or nil when there are none.
-    /// A fade-out needs the length; `input` names the input in the refusal when it is unknown.
-    static func makeFade(_ options: FinishingOptions, sampleRate: Double, totalFrames: Int64?, input: String) throws -> FadeNode? {
-        guard options.fadeIn > 0 || options.fadeOut > 0 else { return nil }
+    /// The fade nodes for the fades asked for, none when there are none. A fade-out needs the
+    /// length; `input` names the input in the refusal when it is unknown. After a chain that
+    /// rings on past its input (`tails`: a reverb's, a delay's, a convolution's or a plugin's
+    /// tail), the fade-out ends where the tail does, found as it comes (`EndFadeNode`).
+    static func makeFades(_ options: FinishingOptions, sampleRate: Double, totalFrames: Int64?, tails: Bool = false,
+                          input: String) throws -> [AudioNode] {
+        guard options.fadeIn > 0 || options.fadeOut > 0 else { return [] }
+        let fadeIn = Int64((options.fadeIn * sampleRate).rounded()), fadeOut = Int64((options.fadeOut * sampleRate).rounded())
         guard let totalFrames else {
             if options.fadeOut > 0 {
                 throw RenderError.usage("\(input): a fade-out needs the input's length, and this stream does not state it")
             }
-            return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()), fadeOutFrames: 0, totalFrames: .max)
+            return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)]
         }
-        return FadeNode(fadeInFrames: Int64((options.fadeIn * sampleRate).rounded()),
-                        fadeOutFrames: Int64((options.fadeOut * sampleRate).rounded()), totalFrames: totalFrames)
+        guard tails, fadeOut > 0 else { return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: fadeOut, totalFrames: totalFrames)] }
+        return (fadeIn > 0 ? [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)] : []) + [EndFadeNode(fadeOutFrames: fadeOut)]
+    }
+
+    /// Whether any node of `chain` rings on after its input, so the stream's length is known only at its end.
+    static func hasTail(_ chain: [AudioNode]) -> Bool {
+        chain.contains { ($0 as? BlockEffectNode)?.tailLimit != nil }
     }
 
     /// Whether the chain changes samples (anything but an exact channel copy, a silence trim,

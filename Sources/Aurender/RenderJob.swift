@@ -148,8 +148,9 @@ public struct RenderJob {
             let processing = finding ?? made
             expectedFrames = OutputRendering.length(after: processing, given: expectedFrames)
             chain += processing
-            if finding == nil, let fade = try OutputRendering.makeFade(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames, input: input) {
-                chain.append(fade)
+            if finding == nil {
+                chain += try OutputRendering.makeFades(options.finishing, sampleRate: format.sampleRate, totalFrames: expectedFrames,
+                                                       tails: OutputRendering.hasTail(processing), input: input)
             }
             if let gain = pass.gain { chain.append(gain) }
             if finding == nil, let limiter = try options.finishing.makeLimiter() { chain.append(limiter) }

@@ -21,36 +21,50 @@ struct apm_processor {
     webrtc::StreamConfig far_end;
     int stream_delay_ms;
     bool cancels_echo;
+    // The settings the stages stand at, so an update touches only the stages whose settings changed.
+    apm_settings current;
 };
 
-static int apm_configure(webrtc::AudioProcessing *apm, const apm_settings *settings) {
+// Sets up the stages whose settings differ from `before` (every stage when `before` is NULL);
+// a stage turned off is disabled, one turned on starts afresh, a level or target changes in place.
+static int apm_configure(webrtc::AudioProcessing *apm, const apm_settings *before, const apm_settings *settings) {
     int error = 0;
-    if ((error = apm->high_pass_filter()->Enable(settings->high_pass_filter != 0)) != 0) return error;
-    if (settings->noise_suppression_level >= 0) {
+    if (!before || before->high_pass_filter != settings->high_pass_filter) {
+        if ((error = apm->high_pass_filter()->Enable(settings->high_pass_filter != 0)) != 0) return error;
+    }
+    if (!before || before->noise_suppression_level != settings->noise_suppression_level) {
         static const webrtc::NoiseSuppression::Level levels[] = {
             webrtc::NoiseSuppression::kLow, webrtc::NoiseSuppression::kModerate,
             webrtc::NoiseSuppression::kHigh, webrtc::NoiseSuppression::kVeryHigh};
-        int level = settings->noise_suppression_level > 3 ? 3 : settings->noise_suppression_level;
-        if ((error = apm->noise_suppression()->set_level(levels[level])) != 0) return error;
-        if ((error = apm->noise_suppression()->Enable(true)) != 0) return error;
+        bool on = settings->noise_suppression_level >= 0;
+        if (on) {
+            int level = settings->noise_suppression_level > 3 ? 3 : settings->noise_suppression_level;
+            if ((error = apm->noise_suppression()->set_level(levels[level])) != 0) return error;
+        }
+        if (apm->noise_suppression()->is_enabled() != on && (error = apm->noise_suppression()->Enable(on)) != 0) return error;
     }
-    if (settings->gain_control_target_dbfs >= 0) {
-        webrtc::GainControl *agc = apm->gain_control();
-        if ((error = agc->set_mode(webrtc::GainControl::kAdaptiveDigital)) != 0) return error;
-        if ((error = agc->set_target_level_dbfs(settings->gain_control_target_dbfs)) != 0) return error;
-        if ((error = agc->set_compression_gain_db(settings->gain_control_compression_gain_db)) != 0) return error;
-        if ((error = agc->enable_limiter(settings->gain_control_limiter != 0)) != 0) return error;
-        if ((error = agc->Enable(true)) != 0) return error;
+    webrtc::GainControl *agc = apm->gain_control();
+    bool agc_on = settings->gain_control_target_dbfs >= 0;
+    bool agc_was_on = before && before->gain_control_target_dbfs >= 0;
+    if (agc_on) {
+        if (!agc_was_on && (error = agc->set_mode(webrtc::GainControl::kAdaptiveDigital)) != 0) return error;
+        if ((!agc_was_on || before->gain_control_target_dbfs != settings->gain_control_target_dbfs) &&
+            (error = agc->set_target_level_dbfs(settings->gain_control_target_dbfs)) != 0) return error;
+        if ((!agc_was_on || before->gain_control_compression_gain_db != settings->gain_control_compression_gain_db) &&
+            (error = agc->set_compression_gain_db(settings->gain_control_compression_gain_db)) != 0) return error;
+        if ((!agc_was_on || before->gain_control_limiter != settings->gain_control_limiter) &&
+            (error = agc->enable_limiter(settings->gain_control_limiter != 0)) != 0) return error;
     }
-    if (settings->reverse_channel_count > 0) {
+    if (agc->is_enabled() != agc_on && (error = agc->Enable(agc_on)) != 0) return error;
+    if (settings->reverse_channel_count > 0 && (!before || before->echo_suppression_level != settings->echo_suppression_level)) {
         static const webrtc::EchoCancellation::SuppressionLevel levels[] = {
             webrtc::EchoCancellation::kLowSuppression, webrtc::EchoCancellation::kModerateSuppression,
             webrtc::EchoCancellation::kHighSuppression};
         int level = settings->echo_suppression_level < 0 ? 0 : settings->echo_suppression_level > 2 ? 2 : settings->echo_suppression_level;
         webrtc::EchoCancellation *aec = apm->echo_cancellation();
-        if ((error = aec->enable_drift_compensation(false)) != 0) return error;
+        if (!before && (error = aec->enable_drift_compensation(false)) != 0) return error;
         if ((error = aec->set_suppression_level(levels[level])) != 0) return error;
-        if ((error = aec->Enable(true)) != 0) return error;
+        if (!before && (error = aec->Enable(true)) != 0) return error;
     }
     return 0;
 }
@@ -75,8 +89,22 @@ extern "C" apm_processor *apm_create(const apm_settings *settings, int *error) {
     processor->cancels_echo = settings->reverse_channel_count > 0;
     webrtc::ProcessingConfig streams = {{processor->near_end, processor->near_end, processor->far_end, processor->far_end}};
     if ((*error = processor->apm->Initialize(streams)) != 0) return nullptr;
-    if ((*error = apm_configure(processor->apm.get(), settings)) != 0) return nullptr;
+    if ((*error = apm_configure(processor->apm.get(), nullptr, settings)) != 0) return nullptr;
+    processor->current = *settings;
     return processor.release();
+}
+
+extern "C" int apm_update(apm_processor *processor, const apm_settings *settings) {
+    std::shared_lock<std::shared_mutex> processing(tables_lock);
+    apm_settings wanted = *settings;
+    // The rate, the channels and the far end are the processor's own.
+    wanted.sample_rate_hz = processor->current.sample_rate_hz;
+    wanted.channel_count = processor->current.channel_count;
+    wanted.reverse_channel_count = processor->current.reverse_channel_count;
+    wanted.stream_delay_ms = processor->current.stream_delay_ms;
+    int error = apm_configure(processor->apm.get(), &processor->current, &wanted);
+    if (error == 0) processor->current = wanted;
+    return error;
 }
 
 extern "C" void apm_destroy(apm_processor *processor) { delete processor; }

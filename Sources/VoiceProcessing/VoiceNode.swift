@@ -12,20 +12,53 @@ import Resampling
 /// output frame n answers input frame n whatever the slice size. A far end shorter than the
 /// stream is followed by silence. Everything is made at initialize, and `reset` starts a new
 /// WebRTC instance, so a second render gives the same bytes.
+///
+/// The noise suppression, the high-pass, the echo suppression and the gain control's target and
+/// compression are parameters that events change while rendering. WebRTC takes a change between
+/// two of its 10 ms frames, so a change lands on the first frame it processes after the render
+/// reaches the event: the node runs ahead of its output by its latency, in 960-frame blocks, so
+/// that is the same frame for every slice size, at or up to one block (20 ms at 48 kHz) after the
+/// event's frame. The node hides WebRTC's greatest latency at its rate whatever runs
+/// (`LatencyCompensation`), so turning noise suppression on or off keeps the output lined up.
+/// Whether gain control runs at all, and the far end, are fixed when the node is made.
 public final class VoiceNode: BlockEffectNode {
+    /// The node's parameters.
+    public enum Parameter: Int, CaseIterable, Sendable {
+        case denoise, agc, agcCompression, highpass, echoSuppression
+    }
+
+    /// The noise-suppression choices, "off" first.
+    public static let denoiseChoices = ["off"] + VoiceSettings.NoiseSuppression.allCases.map(\.name)
+
+    /// The parameters; the gain control's target changes while rendering only on a node with gain control.
+    public static func descriptions(gainControl: Bool) -> [ParameterDescription] {
+        let target = VoiceSettings.gainTargetRange, compression = VoiceSettings.gainCompressionRange
+        return [
+            .indexed(id: Parameter.denoise.rawValue, name: "denoise", choices: denoiseChoices),
+            ParameterDescription(id: Parameter.agc.rawValue, name: "agc", range: Float(target.lowerBound)...Float(target.upperBound),
+                                 defaultValue: -3, unit: .decibels, changesWhileRendering: gainControl),
+            ParameterDescription(id: Parameter.agcCompression.rawValue, name: "agcCompression",
+                                 range: Float(compression.lowerBound)...Float(compression.upperBound), defaultValue: 9, unit: .decibels),
+            .boolean(id: Parameter.highpass.rawValue, name: "highpass", defaultValue: false),
+            .indexed(id: Parameter.echoSuppression.rawValue, name: "echoSuppression",
+                     choices: VoiceSettings.EchoSuppression.allCases.map(\.name), defaultIndex: VoiceSettings.EchoSuppression.moderate.rawValue),
+        ]
+    }
+
     /// The block the kernel runs on: a whole number of 10 ms frames at every WebRTC rate.
     public static let blockLength = 960
     /// Far-end frames read at a time.
     static let farChunk = 1024
 
-    /// What the processing runs.
-    public let settings: VoiceSettings
+    /// Whether gain control runs, fixed when made.
+    public let gainControl: Bool
     /// The far end whose echo is cancelled, if any.
     public let reference: (any EchoReference)?
     /// The engine that resamples around WebRTC, and its quality.
     public let resampler: ResamplerEngineKind
     public let quality: ResamplerQuality
 
+    private let parameterList: [ParameterDescription]
     private var processor: WebRTCAudioProcessing?
     private var pipeline: Pipeline?
     private var state = State()
@@ -44,6 +77,8 @@ public final class VoiceNode: BlockEffectNode {
         /// One far-end chunk as read, and mixed to mono.
         let farRead: AudioBufferStorage?
         let farMono: PlanarQueue
+        /// WebRTC's output brought to its greatest latency.
+        let compensation: LatencyCompensation
         /// One processed 10 ms frame, and the pointers WebRTC reads and writes through.
         let frame: PlanarQueue
         let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
@@ -51,8 +86,9 @@ public final class VoiceNode: BlockEffectNode {
         /// Frames of silence ahead of the resampled output: the most it ever runs short.
         var lead = 0
 
-        init(rate: Int, processingRate: Int, frameLength: Int, channels: Int, reference: (any EchoReference)?,
+        init(rate: Int, processingRate: Int, frameLength: Int, latency: Int, channels: Int, reference: (any EchoReference)?,
              resampler: ResamplerEngineKind, quality: ResamplerQuality) throws {
+            compensation = LatencyCompensation(target: latency, channelCount: channels, frameLength: frameLength)
             self.rate = rate
             self.processingRate = processingRate
             self.frameLength = frameLength
@@ -108,6 +144,8 @@ public final class VoiceNode: BlockEffectNode {
         /// Frames of silence still to emit ahead of the resampled output.
         var leadLeft = 0
         var referenceEnded = false
+        /// Whether a parameter changed since WebRTC's last frame.
+        var changed = false
     }
 
     /// A node processing a voice with `settings`, cancelling the echo of `reference` when given,
@@ -120,12 +158,37 @@ public final class VoiceNode: BlockEffectNode {
             guard reference.format.channelCount > 0 else { throw .unusableFarEnd("\(reference.label) has no channels") }
             guard rate >= 1, rate == rate.rounded() else { throw .unusableFarEnd("\(reference.label) has a rate of \(rate) Hz, not a whole number") }
         }
-        self.settings = settings
+        gainControl = settings.gainTarget != nil
+        parameterList = Self.descriptions(gainControl: gainControl)
         self.reference = reference
         self.resampler = resampler
         self.quality = quality
         super.init(name: name, tailLimit: nil, fixedBlockLength: Self.blockLength)
+        do throws(GraphError) {
+            try setParameter(Parameter.denoise.rawValue, Float(settings.noiseSuppression.map { $0.rawValue + 1 } ?? 0))
+            try setParameter(Parameter.agc.rawValue, Float(settings.gainTarget ?? -3))
+            try setParameter(Parameter.agcCompression.rawValue, Float(settings.gainCompression))
+            try setParameter(Parameter.highpass.rawValue, settings.highPass ? 1 : 0)
+            try setParameter(Parameter.echoSuppression.rawValue, Float(settings.echoSuppression.rawValue))
+        } catch {
+            preconditionFailure("checked settings fit the parameters: \(error)")
+        }
     }
+
+    public override var parameterDescriptions: [ParameterDescription] { parameterList }
+
+    /// The settings the parameters stand at.
+    public var settings: VoiceSettings {
+        func value(_ parameter: Parameter) -> Float { self.parameter(parameter.rawValue) }
+        let denoise = Int(value(.denoise))
+        return VoiceSettings(noiseSuppression: denoise == 0 ? nil : VoiceSettings.NoiseSuppression(rawValue: denoise - 1),
+                             gainTarget: gainControl ? Double(value(.agc)) : nil, gainCompression: Double(value(.agcCompression)),
+                             highPass: value(.highpass) != 0,
+                             echoSuppression: VoiceSettings.EchoSuppression(rawValue: Int(value(.echoSuppression))) ?? .moderate)
+    }
+
+    /// Marks the settings for WebRTC's next frame.
+    public override func parameterDidChange(_ id: ParameterID) { state.changed = true }
 
     /// WebRTC's rate for a stream at `rate`: its own if WebRTC takes it, else the next above, else 48 kHz.
     public static func processingRate(for rate: Int) -> Int {
@@ -182,10 +245,10 @@ public final class VoiceNode: BlockEffectNode {
         let processor = try WebRTCAudioProcessing(sampleRate: processingRate, channelCount: input.channelCount, settings: settings,
                                                   cancelsEcho: reference != nil)
         let pipeline = try Pipeline(rate: rate, processingRate: processingRate, frameLength: processor.frameLength,
-                                    channels: input.channelCount, reference: reference, resampler: resampler, quality: quality)
+                                    latency: processor.maximumLatency, channels: input.channelCount, reference: reference, resampler: resampler, quality: quality)
         self.processor = processor
         self.pipeline = pipeline
-        pipeline.lead = try measureLead(pipeline, latency: processor.latency)
+        pipeline.lead = try measureLead(pipeline, latency: processor.maximumLatency)
         try startStream(rewinding: false)
     }
 
@@ -202,20 +265,22 @@ public final class VoiceNode: BlockEffectNode {
     /// stream is resampled (WebRTC's delay is dropped at its rate there).
     public override var processingLatency: Int {
         guard let pipeline, let processor else { return 0 }
-        return pipeline.into == nil ? processor.latency : pipeline.lead
+        return pipeline.into == nil ? processor.maximumLatency : pipeline.lead
     }
 
     /// A fresh WebRTC instance and stages, the far end from its start.
     private func startStream(rewinding: Bool) throws {
         guard let pipeline, let current = processor else { return }
-        processor = try WebRTCAudioProcessing(sampleRate: current.sampleRate, channelCount: current.channelCount, settings: settings,
-                                              cancelsEcho: current.cancelsEcho)
+        let processor = try WebRTCAudioProcessing(sampleRate: current.sampleRate, channelCount: current.channelCount, settings: settings,
+                                                  cancelsEcho: current.cancelsEcho)
+        self.processor = processor
+        pipeline.compensation.reset(latency: processor.latency)
         try pipeline.into?.reset()
         try pipeline.outOf?.reset()
         try pipeline.far?.reset()
         pipeline.farDirect?.removeAll()
         if rewinding { try reference?.rewind() }
-        state = State(toDrop: pipeline.into == nil ? 0 : current.latency, leadLeft: pipeline.lead, referenceEnded: false)
+        state = State(toDrop: pipeline.into == nil ? 0 : processor.maximumLatency, leadLeft: pipeline.lead, referenceEnded: false)
     }
 
     /// Frames of lead beyond the most the simulation saw: soxr's output comes in steps whose
@@ -285,14 +350,21 @@ public final class VoiceNode: BlockEffectNode {
         outOf.output.removeFirst(rest)
     }
 
-    /// One 10 ms frame through WebRTC, through the pointers set in `pipeline`, after the far end's.
+    /// One 10 ms frame through WebRTC, through the pointers set in `pipeline`, after the far end's,
+    /// with the parameters changed since the last frame, delayed to WebRTC's greatest latency.
     private func process(_ pipeline: Pipeline, _ processor: WebRTCAudioProcessing) throws {
+        if state.changed {
+            state.changed = false
+            try processor.update(settings)
+            pipeline.compensation.latencyChanged(to: processor.latency)
+        }
         if let farQueue = pipeline.farQueue {
             while farQueue.count < pipeline.frameLength { try readFarEnd(pipeline) }
             try processor.analyzeFarEnd(farQueue.front(0))
             farQueue.removeFirst(pipeline.frameLength)
         }
         try processor.process(pipeline.inputs, into: pipeline.outputs)
+        pipeline.compensation.apply(pipeline.outputs, frames: pipeline.frameLength)
     }
 
     /// Reads one chunk of the far end (silence after its end), mixes it to mono and queues it at WebRTC's rate.

@@ -18,21 +18,15 @@ public final class WebRTCAudioProcessing {
     public let channelCount: Int
     /// Whether echo against a far end is cancelled.
     public let cancelsEcho: Bool
-    /// What the processing runs.
-    public let settings: VoiceSettings
+    /// What the processing runs now.
+    public private(set) var settings: VoiceSettings
     private let processor: OpaquePointer
 
     /// A processor at `sampleRate` (one of `nativeRates`) for `channelCount` channels, cancelling
     /// echo against a mono far end when `cancelsEcho`.
     public init(sampleRate: Int, channelCount: Int, settings: VoiceSettings, cancelsEcho: Bool) throws(VoiceProcessingError) {
         try settings.validate()
-        var plain = apm_settings(
-            sample_rate_hz: Int32(sampleRate), channel_count: Int32(channelCount), reverse_channel_count: cancelsEcho ? 1 : 0,
-            noise_suppression_level: Int32(settings.noiseSuppression?.rawValue ?? -1),
-            gain_control_target_dbfs: settings.gainTarget.map { Int32((-$0).rounded()) } ?? -1,
-            gain_control_compression_gain_db: Int32(settings.gainCompression.rounded()), gain_control_limiter: 1,
-            high_pass_filter: settings.highPass ? 1 : 0, echo_suppression_level: Int32(settings.echoSuppression.rawValue),
-            stream_delay_ms: 0)
+        var plain = Self.plain(settings, sampleRate: sampleRate, channelCount: channelCount, cancelsEcho: cancelsEcho)
         var error: Int32 = 0
         guard let processor = apm_create(&plain, &error) else { throw .library(operation: "start at \(sampleRate) Hz, \(channelCount) channels", code: error) }
         self.processor = processor
@@ -45,12 +39,45 @@ public final class WebRTCAudioProcessing {
 
     deinit { apm_destroy(processor) }
 
-    /// Frames the output runs behind the input: the noise suppressor's overlap (6 ms of its
-    /// band's samples, which is at most 16 kHz) and the band-splitting filters at 32 kHz (4
-    /// frames) and 48 kHz (46 frames). Measured on this library by cross-correlation
-    /// (`VoiceNodeTests.theOutputLinesUpWithTheInput` holds it).
-    public var latency: Int {
-        let splitting = sampleRate == 48000 ? 46 : sampleRate == 32000 ? 4 : 0
+    /// The shim's plain settings for `settings`.
+    private static func plain(_ settings: VoiceSettings, sampleRate: Int, channelCount: Int, cancelsEcho: Bool) -> apm_settings {
+        apm_settings(
+            sample_rate_hz: Int32(sampleRate), channel_count: Int32(channelCount), reverse_channel_count: cancelsEcho ? 1 : 0,
+            noise_suppression_level: Int32(settings.noiseSuppression?.rawValue ?? -1),
+            gain_control_target_dbfs: settings.gainTarget.map { Int32((-$0).rounded()) } ?? -1,
+            gain_control_compression_gain_db: Int32(settings.gainCompression.rounded()), gain_control_limiter: 1,
+            high_pass_filter: settings.highPass ? 1 : 0, echo_suppression_level: Int32(settings.echoSuppression.rawValue),
+            stream_delay_ms: 0)
+    }
+
+    /// Changes what the processing runs from the next frame on: levels and targets change in
+    /// place; a stage turned on starts afresh (WebRTC builds it then: the one time it allocates
+    /// after being made); one turned off is dropped. Whether echo is cancelled stays as made.
+    public func update(_ settings: VoiceSettings) throws(VoiceProcessingError) {
+        guard settings != self.settings else { return }
+        try settings.validate()
+        var plain = Self.plain(settings, sampleRate: sampleRate, channelCount: channelCount, cancelsEcho: cancelsEcho)
+        let code = apm_update(processor, &plain)
+        guard code == 0 else { throw .library(operation: "change its settings", code: code) }
+        self.settings = settings
+    }
+
+    /// Frames the output runs behind the input with the settings it runs now.
+    public var latency: Int { Self.latency(sampleRate: sampleRate, settings: settings, cancelsEcho: cancelsEcho) }
+
+    /// The most frames the output can run behind the input at this rate: with noise suppression on.
+    public var maximumLatency: Int {
+        Self.latency(sampleRate: sampleRate, settings: VoiceSettings(noiseSuppression: .low), cancelsEcho: cancelsEcho)
+    }
+
+    /// Frames the output runs behind the input at `sampleRate` with `settings`: the noise
+    /// suppressor's overlap (6 ms of its band's samples, which is at most 16 kHz) and the
+    /// band-splitting filters at 32 kHz (4 frames) and 48 kHz (46 frames), which run only when
+    /// some stage changes the samples (with every stage off WebRTC hands its input back as it
+    /// is). Measured on this library by cross-correlation (`VoiceNodeTests.theOutputLinesUpWithTheInput` holds it).
+    public static func latency(sampleRate: Int, settings: VoiceSettings, cancelsEcho: Bool) -> Int {
+        let processes = cancelsEcho || settings.highPass || settings.noiseSuppression != nil || settings.gainTarget != nil
+        let splitting = !processes ? 0 : sampleRate == 48000 ? 46 : sampleRate == 32000 ? 4 : 0
         let bandRate = min(sampleRate, 16000)
         return splitting + (settings.noiseSuppression == nil ? 0 : bandRate * 6 / 1000 * (sampleRate / bandRate))
     }

@@ -25,6 +25,29 @@ import Testing
         #expect(try samples(of: folder.file("cut.wav")).samples.count == 44100)
     }
 
+    @Test func aFadeOutEndsWithTheTailNotWithTheInput() throws {
+        let folder = try TemporaryFolder()
+        try writeFloats([Float](repeating: 0.5, count: 44100), rate: 44100, to: folder.file("in.wav"))
+        let plain = try aurender([folder.file("in.wav"), folder.file("plain.wav"), "--bits", "float", "--delay", "100ms:50:40"])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let faded = try aurender([folder.file("in.wav"), folder.file("faded.wav"), "--bits", "float", "--delay", "100ms:50:40", "--fade-out", "0.5"])
+        #expect(faded.status == 0, "\(faded.standardError)")
+        let (whole, out) = (try samples(of: folder.file("plain.wav")).samples, try samples(of: folder.file("faded.wav")).samples)
+        #expect(whole.count > 44100 + 10 * 4410, "the echoes ring on past the input")
+        #expect(out.count == whole.count)
+        let fade = 22050, fadeStart = whole.count - fade
+        // Untouched up to the fade, the tail past the input's end included; then the ramp, to 0 on the last frame.
+        #expect(Array(out[..<fadeStart]) == Array(whole[..<fadeStart]))
+        #expect(out[44100..<fadeStart].contains { abs($0) > 1e-3 }, "the tail before the fade sounds")
+        for frame in stride(from: fadeStart, to: whole.count, by: 997) {
+            let gain = Float(whole.count - frame - 1) / Float(fade - 1)
+            #expect(abs(out[frame] - whole[frame] * gain) <= 1e-6, "frame \(frame)")
+        }
+        #expect(out[whole.count - 1] == 0)
+        let plan = try aurender([folder.file("in.wav"), folder.file("x.wav"), "--dry-run", "--delay", "100ms:50:40", "--fade-out", "0.5"])
+        #expect(plan.output.contains("fade out over the last 22050 frames of the stream, its tail included"), "\(plan.output)")
+    }
+
     @Test func thePlanShowsTheEffectsInTheirOrderAfterTheDynamics() throws {
         let folder = try TemporaryFolder()
         try Self.impulse(to: folder.file("in.wav"))

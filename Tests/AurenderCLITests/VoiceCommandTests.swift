@@ -152,4 +152,41 @@ import Testing
         #expect(flags.status == 64)
         #expect(flags.standardError.contains("--denoise does not apply to a graph file"), "\(flags.standardError)")
     }
+
+    @Test func eventsInAGraphFileMoveTheVoiceNodesParameters() throws {
+        let folder = try TemporaryFolder()
+        _ = try writeNoisySpeech(to: folder.file("mic.wav"), in: folder)
+        func graph(_ voice: String, _ events: String, output: String = "out.wav") throws -> String {
+            let path = folder.file("g\(voice.count)\(events.count).json")
+            try Data("""
+                {"nodes": [{"name": "in", "type": "file", "path": "mic.wav"},
+                           {"name": "clean", "type": "voice"\(voice)},
+                           {"name": "out", "type": "output", "path": "\(output)", "bits": "float"}],
+                 "connections": [{"from": "in", "to": "clean"}, {"from": "clean", "to": "out"}],
+                 "events": [\(events)]}
+                """.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let moving = try graph(", \"agc\": -6", """
+            {"at": 0.5, "node": "clean", "parameter": "denoise", "value": "veryhigh"},
+            {"at": 1, "node": "clean", "parameter": "agc", "value": -12}, {"at": 1, "node": "clean", "parameter": "highpass", "value": true}
+            """)
+        let plan = try aurender([moving, "--dry-run"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        #expect(plan.output.contains("clean denoise = 'veryhigh'"), "\(plan.output)")
+        #expect(plan.output.contains("clean agc = -12 dB"), "\(plan.output)")
+        let result = try aurender([moving])
+        #expect(result.status == 0, "\(result.standardError)")
+        let plain = try aurender([try graph(", \"agc\": -6", "", output: "plain.wav")])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let (moved, steady) = (try samples(of: folder.file("out.wav")).samples, try samples(of: folder.file("plain.wav")).samples)
+        #expect(moved.count == steady.count)
+        // Nothing before the first event's frame; from it on, within the node's lead where it resamples (here 22.05 to 32 kHz).
+        let first = zip(moved, steady).enumerated().first { $1.0 != $1.1 }?.offset
+        #expect(first.map { $0 >= 11025 && $0 < 11025 + 22050 / 4 } == true, "the events changed the output from frame \(String(describing: first))")
+
+        let fixed = try aurender([try graph("", "{\"at\": 1, \"node\": \"clean\", \"parameter\": \"agc\", \"value\": -12}")])
+        #expect(fixed.status != 0)
+        #expect(fixed.standardError.contains("parameter 'agc' of node 'clean' is fixed while rendering"), "\(fixed.standardError)")
+    }
 }

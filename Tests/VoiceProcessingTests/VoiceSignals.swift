@@ -141,6 +141,23 @@ enum VoiceSignals {
         let gain = Float(pow(10, (decibels - level(powers, activeFrames(powers))) / 20))
         return signal.map { $0 * gain }
     }
+
+    /// The level in dBFS under which 90 % of `output`'s 10 ms peaks stay, over the frames from
+    /// `start` where `speech` speaks (above −75 dBFS), and how many such frames there are.
+    static func speechPeakLevel(_ output: [Float], speech: [Float], rate: Int, from start: Int) -> (level: Double, frames: Int) {
+        let length = rate / 100
+        var peaks: [Float] = []
+        for frame in stride(from: start, to: speech.count - length, by: length) {
+            var power = 0.0, peak: Float = 0
+            for index in frame..<frame + length {
+                power += Double(speech[index] * speech[index])
+                peak = max(peak, abs(output[index]))
+            }
+            if power / Double(length) > pow(10, -7.5) { peaks.append(peak) }
+        }
+        peaks.sort()
+        return (20 * log10(Double(peaks[peaks.count * 9 / 10])), peaks.count)
+    }
 }
 
 /// A far end held in memory.
@@ -163,4 +180,5 @@ final class ArrayReference: EchoReference {
     }
 
     func rewind() throws { position = 0 }
+
 }

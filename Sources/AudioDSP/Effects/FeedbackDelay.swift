@@ -138,20 +138,22 @@ public final class FeedbackDelay {
                 filterStates[2 * channel] = previousIn
                 filterStates[2 * channel + 1] = previousOut
             } else {
-                // In runs where neither the tap nor the write wraps around the ring.
+                // In runs where neither the tap nor the write wraps around the ring, and no longer
+                // than the delay, so a run never reads what it writes: the loop then has no
+                // dependence from one frame to the next and runs as vector instructions.
                 var frame = 0
                 while frame < frames {
-                    let run = min(frames - frame, capacity - write, capacity - read)
+                    let run = min(frames - frame, capacity - write, capacity - read, delay)
                     let taps = line + read, kept = line + write, x = source + frame, y = destination + frame
-                    var loudInRun = -1
                     for index in 0..<run {
                         let tap = taps[index], sample = x[index]
-                        let value = sample + feedback * tap
-                        kept[index] = value
+                        kept[index] = sample + feedback * tap
                         y[index] = dry * sample + wet * tap
-                        loudInRun = abs(value) >= quiet ? index : loudInRun
                     }
-                    if loudInRun >= 0, frame + loudInRun > loudFrame { loudFrame = frame + loudInRun }
+                    // The run's last loud frame, sought from its end: at once in sound, through the run in silence.
+                    var last = run - 1
+                    while last >= 0, !(abs(kept[last]) >= quiet) { last -= 1 }
+                    if last >= 0, frame + last > loudFrame { loudFrame = frame + last }
                     frame += run
                     write += run
                     if write == capacity { write = 0 }

@@ -39,6 +39,10 @@ typedef struct apm_processor apm_processor;
 /// A processor for `settings`, or NULL with *error set to WebRTC's code.
 apm_processor *apm_create(const apm_settings *settings, int *error);
 
+/// Changes the stages' settings between two frames: levels and targets in place, a stage turned on
+/// started afresh, one turned off dropped. The rate, the channels and the far end stay as made.
+int apm_update(apm_processor *processor, const apm_settings *settings);
+
 /// Frees the processor.
 void apm_destroy(apm_processor *processor);
 
