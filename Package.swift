@@ -177,7 +177,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BrowserSupport", dependencies: ["CZlib"], path: "Tests/BrowserSupport"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter"]),
-        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "TestSupport"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "MallocCounter", "TestSupport"]),
         .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
         .testTarget(name: "FLACFormatsTests", dependencies: ["FLACFormats", "AudioFormats", "SoundFile", "MallocCounter", "TestSupport"]),

@@ -1,3 +1,4 @@
+import AudioDSP
 import AudioGraph
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ import Darwin
 /// slices does not click; enabling or disabling a bus is immediate (ramp its gain first).
 ///
 /// Pan laws: a mono input is placed with constant power, left = cos θ and right = sin θ with
-/// θ = (pan + 1) π/4 (−3 dB each at the centre). A stereo input is balanced: the side it is
+/// θ = (pan + 1) π/4 (−3 dB each at the centre; `EqualPowerPan`). A stereo input is balanced: the side it is
 /// panned away from is scaled by 1 − |pan|, the other side is unchanged. Inputs with as many
 /// channels as the output and other layouts add channel to channel, without panning.
 public final class MixerNode: AudioNode {
@@ -203,8 +204,8 @@ public final class MixerNode: AudioNode {
         let pan = parameter(Self.id(.pan, bus: bus))
         guard streamFormat(scope: .output)?.channelCount == 2 else { return SIMD2(repeating: gain) }
         if channels == 1 {
-            let angle = (pan + 1) * Float.pi / 4
-            return SIMD2(gain * cos(angle), gain * sin(angle))
+            let sides = EqualPowerPan.gains(pan: pan)
+            return SIMD2(gain * sides.left, gain * sides.right)
         }
         if channels == 2 { return SIMD2(gain * (pan > 0 ? 1 - pan : 1), gain * (pan < 0 ? 1 + pan : 1)) }
         return SIMD2(repeating: gain)
