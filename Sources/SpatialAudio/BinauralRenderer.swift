@@ -78,6 +78,19 @@ public final class BinauralRenderer {
         convolver.replaceResponse(2 * source + 1, with: right, count: hrtf.paddedLength, fades: !first)
     }
 
+    /// Sends `source` to both ears alike with linear `gain` and no direction (an LFE): each
+    /// response a single impulse. Changes fade in as `place`'s do.
+    public func placeEverywhere(source: Int, gain: Float) {
+        let placement = SIMD3(Double.infinity, Double.infinity, Double(gain))
+        guard placement != placements[source] else { return }
+        let first = placements[source].x.isNaN
+        placements[source] = placement
+        left.update(repeating: 0, count: hrtf.paddedLength)
+        left[0] = gain
+        convolver.replaceResponse(2 * source, with: left, count: 1, fades: !first)
+        convolver.replaceResponse(2 * source + 1, with: left, count: 1, fades: !first)
+    }
+
     /// Renders `frames` frames of each source (`inputs[s]`) into `left` and `right`, `latency` frames late.
     public func process(inputs: UnsafePointer<UnsafeMutablePointer<Float>>, left: UnsafeMutablePointer<Float>,
                         right: UnsafeMutablePointer<Float>, frames: Int) {
