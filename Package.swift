@@ -165,7 +165,7 @@ let package = Package(
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing"]),
+                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -89,6 +89,7 @@ public final class HRTFSet: @unchecked Sendable {
         case MYSOFA_INVALID_RECEIVER_POSITIONS, MYSOFA_RECEIVERS_WITH_RCI_SUPPORTED,
              MYSOFA_RECEIVERS_WITH_CARTESIAN_SUPPORTED: "does not place two ears as receivers"
         case MYSOFA_NO_MEMORY: "is too large to load"
+        case 1..<Int(MYSOFA_INVALID_FORMAT): "cannot be opened: \(String(cString: strerror(code)))"
         default: "is not a SOFA set of head-related impulse responses libmysofa reads (error \(code))"
         }
     }

@@ -31,7 +31,7 @@ import Testing
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost", "VoiceProcessing", "FourierTransforms", "SpatialAudio"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
-                     "VoiceProcessing"],
+                     "VoiceProcessing", "SpatialAudio"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
