@@ -411,9 +411,11 @@ spatial() {
         -n aurender "$aurender --quiet --dither none --bits float $input $work/spatial-au.wav --binaural --sofa $sofa" \
         -n sofalizer "ffmpeg -y -v error -i $input -af sofalizer=sofa=$sofa:type=freq -c:a pcm_f32le $work/spatial-ff.wav" >/dev/null
     memory=$(/usr/bin/time -f %M "$aurender" --quiet --dither none --bits float "$input" "$work/spatial-au.wav" --binaural --sofa "$sofa" 2>&1 >/dev/null | tail -1)
-    # The same speaker angles for sofalizer as aurender's (its 5.1 puts the back pair at ±150°), for the comparison.
-    ffmpeg -y -v error -i "$input" -af "sofalizer=sofa=$sofa:type=freq:speakers=BL 110|BR 250" -c:a pcm_f32le "$work/spatial-ff110.wav"
-    python3 - "$graph" "$mono" <<'PY'
+    # For the comparison, sofalizer's output back at 48 kHz (it runs at the SOFA file's 44.1 kHz, so FFmpeg
+    # resamples its input), as it is and with aurender's speaker angles (its 5.1 puts the back pair at ±150°).
+    ffmpeg -y -v error -i "$input" -af "sofalizer=sofa=$sofa:type=freq,aresample=48000" -c:a pcm_f32le "$work/spatial-ff.wav"
+    ffmpeg -y -v error -i "$input" -af "sofalizer=sofa=$sofa:type=freq:speakers=BL 110|BR 250,aresample=48000" -c:a pcm_f32le "$work/spatial-ff110.wav"
+    python3 - "$graph" "$PWD/$mono" <<'PY'
 import json, sys
 graph, mono = sys.argv[1:]
 nodes = [{"name": "s%d" % i, "type": "file", "path": mono} for i in range(16)]
@@ -436,7 +438,7 @@ au, ff = results["aurender"], results["sofalizer"]
 print("| command | wall | CPU (user + system) | peak memory |")
 print("|---|---|---|---|")
 print("| `aurender in51.wav out.wav --binaural --sofa KEMAR` | %.2f s | %.2f s | %.1f MB |" % (au["median"], au["user"] + au["system"], int(memory) / 1024))
-print("| `ffmpeg -i in51.wav -af sofalizer=sofa=KEMAR:type=freq out.wav` | %.2f s | %.2f s | |" % (ff["median"], ff["user"] + ff["system"]))
+print("| `ffmpeg -i in51.wav -af sofalizer=sofa=KEMAR:type=freq out.wav` (written at the SOFA file's 44.1 kHz) | %.2f s | %.2f s | |" % (ff["median"], ff["user"] + ff["system"]))
 seconds, kilobytes = moving.split()
 print("\n16 moving mono sources (96,000 azimuth events), 10 minutes to binaural: %s s wall, %.0f× real time, %.1f MB peak"
       % (seconds, 600 / float(seconds), int(kilobytes) / 1024))
