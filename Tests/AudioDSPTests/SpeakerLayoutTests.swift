@@ -11,8 +11,10 @@ import Testing
         #expect(SpeakerLayout.surround71.speakerAzimuths == [-30, 30, 0, nil, -150, 150, -90, 90])
         #expect(SpeakerLayout.surround71.speakerNames == ["L", "R", "C", "LFE", "Lb", "Rb", "Ls", "Rs"])
         for layout in SpeakerLayout.allCases {
+            #expect(layout.speakerAzimuths.count == layout.channelCount, "\(layout)")
             #expect(layout.speakerNames.count == layout.channelCount, "\(layout)")
             #expect(layout.lfeChannel == layout.speakerNames.firstIndex(of: "LFE"), "\(layout)")
+            #expect(layout.lfeChannel == layout.speakerAzimuths.firstIndex { $0 == nil }, "\(layout)")
         }
         #expect(SpeakerLayout.surround51.lfeChannel == 3)
         #expect(SpeakerLayout.quad.lfeChannel == nil)

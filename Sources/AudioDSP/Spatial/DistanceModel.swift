@@ -28,6 +28,7 @@ public struct DistanceModel: Sendable, Equatable {
     /// How fast the level falls: 0 not at all, 1 the model's natural rate; at least 0.
     public var rolloffFactor: Double
 
+    /// A model with `AVAudioEnvironmentNode`'s defaults for whatever is not given.
     public init(kind: Kind = .inverse, referenceDistance: Double = 1, maximumDistance: Double = 100_000,
                 rolloffFactor: Double = 1) {
         self.kind = kind

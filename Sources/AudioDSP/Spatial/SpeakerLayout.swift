@@ -16,42 +16,44 @@ public enum SpeakerLayout: String, CaseIterable, Sendable {
     case surround71 = "7.1"
 
     /// The number of output channels, LFE included.
-    public var channelCount: Int {
-        switch self {
-        case .stereo: 2
-        case .quad: 4
-        case .surround50: 5
-        case .surround51: 6
-        case .surround71: 8
-        }
-    }
+    public var channelCount: Int { speakers.azimuths.count }
 
     /// The azimuth of each output channel's speaker in degrees, in the layout's channel order;
     /// nil for the LFE, which has no direction and takes no positioned source.
-    public var speakerAzimuths: [Double?] {
-        switch self {
-        case .stereo: [-30, 30]
-        case .quad: [-45, 45, -135, 135]
-        case .surround50: [-30, 30, 0, -110, 110]
-        case .surround51: [-30, 30, 0, nil, -110, 110]
-        case .surround71: [-30, 30, 0, nil, -150, 150, -90, 90]
-        }
-    }
+    public var speakerAzimuths: [Double?] { speakers.azimuths }
 
     /// The short name of each output channel's speaker, in channel order, for plans and messages:
     /// L, R, C, LFE, Ls, Rs (surround or side), Lb, Rb (back).
-    public var speakerNames: [String] {
+    public var speakerNames: [String] { speakers.names }
+
+    /// The LFE's channel, if the layout has one.
+    public var lfeChannel: Int? {
         switch self {
-        case .stereo: ["L", "R"]
-        case .quad: ["L", "R", "Ls", "Rs"]
-        case .surround50: ["L", "R", "C", "Ls", "Rs"]
-        case .surround51: ["L", "R", "C", "LFE", "Ls", "Rs"]
-        case .surround71: ["L", "R", "C", "LFE", "Lb", "Rb", "Ls", "Rs"]
+        case .stereo, .quad, .surround50: nil
+        case .surround51, .surround71: 3
         }
     }
 
-    /// The LFE's channel, if the layout has one.
-    public var lfeChannel: Int? { speakerAzimuths.firstIndex { $0 == nil } }
+    /// A layout's speakers, made once, so reading their angles or names never allocates.
+    private struct Speakers: Sendable {
+        let names: [String], azimuths: [Double?]
+        static let stereo = Speakers(names: ["L", "R"], azimuths: [-30, 30])
+        static let quad = Speakers(names: ["L", "R", "Ls", "Rs"], azimuths: [-45, 45, -135, 135])
+        static let surround50 = Speakers(names: ["L", "R", "C", "Ls", "Rs"], azimuths: [-30, 30, 0, -110, 110])
+        static let surround51 = Speakers(names: ["L", "R", "C", "LFE", "Ls", "Rs"], azimuths: [-30, 30, 0, nil, -110, 110])
+        static let surround71 = Speakers(names: ["L", "R", "C", "LFE", "Lb", "Rb", "Ls", "Rs"],
+                                         azimuths: [-30, 30, 0, nil, -150, 150, -90, 90])
+    }
+
+    private var speakers: Speakers {
+        switch self {
+        case .stereo: .stereo
+        case .quad: .quad
+        case .surround50: .surround50
+        case .surround51: .surround51
+        case .surround71: .surround71
+        }
+    }
 
     /// The layout of this name: "stereo", "quad", "5.0", "5.1" or "7.1"; nil for any other.
     public static func named(_ name: String) -> SpeakerLayout? { SpeakerLayout(rawValue: name) }

@@ -26,6 +26,7 @@ public struct VectorBasePanner: Sendable {
     private let speakerChannels: [Int], speakerAzimuths: [Double]
     private let foldsToFront: Bool
 
+    /// Solves the layout's neighbouring pairs once.
     public init(layout: SpeakerLayout) {
         self.layout = layout
         channelCount = layout.channelCount
