@@ -404,7 +404,9 @@ PY
 spatial() {
     local input=$work/input-10min-51.wav mono=$work/input-10min-mono.wav graph=$work/spatial-16.json json=$work/spatial.json
     local sofa=/usr/share/libmysofa/MIT_KEMAR_normal_pinna.sofa memory moving
-    [ -f "$input" ] || sox -n -r 48000 -c 6 -b 16 "$input" synth 600 pinknoise vol 0.3
+    # Six independent pink noises (SoX's synth gives every channel the same noise), joined as 5.1.
+    [ -f "$input" ] || ffmpeg -v error -y $(for seed in 1 2 3 4 5 6; do echo "-f lavfi -i anoisesrc=d=600:c=pink:r=48000:a=0.3:seed=$seed"; done) \
+        -filter_complex "join=inputs=6:channel_layout=5.1" -c:a pcm_s16le "$input"
     [ -f "$mono" ] || sox -n -r 48000 -c 1 -b 16 "$mono" synth 600 pinknoise vol 0.3
     echo "## Spatial: 10-minute 48 kHz 5.1 16-bit WAV to binaural, $sofa (median wall time of 3 runs)"
     hyperfine --warmup 1 --runs 3 -N --export-json "$json" \
