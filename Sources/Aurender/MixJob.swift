@@ -93,9 +93,6 @@ public struct MixJob {
         var files: [any AudioDecoder] = []
         for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder,
                                                                                                    salvaging: options.settings.salvage)) }
-        if options.spatial != nil, let placed = inputs.first(where: { $0.start != 0 }) {
-            throw RenderError.usage("\(placed.path): start= does not apply to a spatial mix yet; trim or pad the input instead")
-        }
         let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
                                                channelCount: options.spatial?.channelCount ?? options.format.channelCount ?? 2)
         let graph = Graph()
@@ -137,6 +134,7 @@ public struct MixJob {
                     try spatial.setParameter(SpatialNode.id(.azimuth, bus: bus), Float(input.azimuth))
                     try spatial.setParameter(SpatialNode.id(.elevation, bus: bus), Float(input.elevation))
                     try spatial.setParameter(SpatialNode.id(.distance, bus: bus), Float(input.distance))
+                    try spatial.setStartOffset(frames: offset, bus: bus)
                 } else if let mixer = mixer as? MixerNode {
                     try mixer.setParameter(MixerNode.id(.gain, bus: bus), Float(input.gain))
                     try mixer.setParameter(MixerNode.id(.pan, bus: bus), Float(input.pan))

@@ -145,6 +145,26 @@ final class SpatialHarness: RendersToOutput {
         #expect(out[0].enumerated().allSatisfy { $0.offset == 1000 || abs($0.element) < 1e-5 })
     }
 
+    /// A bus started 1000 frames into the mix is silent until then and plays whole after, in
+    /// any slice size and either rendering; the mix ends with the later bus.
+    @Test(arguments: [SpatialNode.Rendering.binaural, .pan])
+    func aLaterBusStartsOnItsFrame(rendering: SpatialNode.Rendering) throws {
+        var impulse = [Float](repeating: 0, count: 3000)
+        impulse[10] = 1
+        var outputs: [[[Float]]] = []
+        for slice in [4096, 300, 64] {
+            let harness = try SpatialHarness(inputs: [[impulse], [impulse]], rendering: rendering) { node, _ in
+                try node.setStartOffset(frames: 1000, bus: 1)
+                try node.setParameter(SpatialNode.id(.gain, bus: 0), -96)
+            }
+            outputs.append(try harness.render(sliceSize: slice))
+        }
+        #expect(outputs[0][0].count == 4000)
+        let first = try #require(outputs[0][0].firstIndex { abs($0) > 1e-4 })
+        #expect(first >= 1010 && first < 1010 + 96, "the later bus's impulse is heard from \(first)")
+        #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0])
+    }
+
     @Test(arguments: [SpatialNode.Rendering.binaural, .speakers])
     func renderingAllocatesNothing(rendering: SpatialNode.Rendering) throws {
         let noise = DirectConvolution.noise(30_000, seed: 4)

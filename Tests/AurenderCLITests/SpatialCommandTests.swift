@@ -90,6 +90,20 @@ import Testing
         }
     }
 
+    /// `start=` places an input later in a spatial mix: the mix lasts until it ends.
+    @Test func aSpatialMixInputStartsLater() throws {
+        let folder = try TemporaryFolder()
+        let noise = try Self.writeNoise("a.wav", in: folder)
+        let result = try aurender(["mix", folder.file("a.wav") + "@azimuth=-30", folder.file("a.wav") + "@azimuth=-30,start=0.5s,mute",
+                                   "-o", folder.file("out.wav"), "--speakers", "stereo", "--bits", "float"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try samples(of: folder.file("out.wav")).samples
+        #expect(output.count == 2 * (Self.rate + Self.rate / 2))
+        let left = Self.channel(output, 0, of: 2)
+        #expect(zip(left.prefix(Self.rate), noise).allSatisfy { abs($0 - $1) < 1e-6 })
+        #expect(left.suffix(Self.rate / 2).allSatisfy { $0 == 0 })
+    }
+
     @Test func dryRunShowsThePositionsAndTheHRTFSet() throws {
         let folder = try TemporaryFolder()
         _ = try Self.writeNoise("a.wav", in: folder)

@@ -21,7 +21,8 @@ import Darwin
 /// next partition and the output fades from the old to the new over that partition; with
 /// `speakers` and `pan`, gains glide over `glideFrames`. Either way the output does not depend
 /// on the slice size, and rendering allocates nothing. The binaural partition's latency is
-/// hidden: output frame n is the sources' frame n. The output ends with the longest input.
+/// hidden: output frame n is the sources' frame n. A bus may start later than the mix
+/// (`setStartOffset`). The output ends with the longest input.
 public final class SpatialNode: AudioNode {
     /// What the sources are rendered to.
     public enum Rendering: String, CaseIterable, Sendable {
@@ -100,9 +101,12 @@ public final class SpatialNode: AudioNode {
     private var busViews: [AudioBufferList] = []
     private var sourceInputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var exhausted: [Bool] = []
+    private var startOffsets: [Int64]
     /// Frames pulled from the inputs, and where the longest input ended, once all have.
     private var inputFrames: Int64 = 0
     private var inputEnd: Int64?
+    /// The latest end of a bus that has ended.
+    private var lastEnd: Int64 = 0
     private var outputFrames: Int64 = 0
     private var primed = false
     /// Per source and output channel: the gain heard now, its target and its step (speakers, pan).
@@ -123,11 +127,20 @@ public final class SpatialNode: AudioNode {
         panner = VectorBasePanner(layout: layout)
         scratchGains = .allocate(capacity: layout.channelCount)
         scratchGains.initialize(repeating: 0)
+        startOffsets = Array(repeating: 0, count: inputBusCount)
         super.init(name: name, inputBusCount: inputBusCount, outputBusCount: 1)
         try setStreamFormat(.canonical(sampleRate: sampleRate, channelCount: layout.channelCount), scope: .output)
     }
 
     deinit { scratchGains.deallocate() }
+
+    /// Starts input bus `bus` `frames` frames after the start of the mix (silence before it);
+    /// only while uninitialized.
+    public func setStartOffset(frames: Int64, bus: Int) throws(GraphError) {
+        try requireUninitialized("set a start offset")
+        guard startOffsets.indices.contains(bus) else { throw .noSuchBus(node: name, scope: .input, bus: bus) }
+        startOffsets[bus] = max(0, frames)
+    }
 
     public override var parameterDescriptions: [ParameterDescription] {
         Self.nodeParameters + (0..<inputBusCount).flatMap { Self.busParameters(bus: $0, index: String($0)) }
@@ -240,6 +253,7 @@ public final class SpatialNode: AudioNode {
         for index in remaining.indices { remaining[index] = -1 }
         inputFrames = 0
         inputEnd = nil
+        lastEnd = 0
         outputFrames = 0
         primed = false
     }
@@ -274,26 +288,32 @@ public final class SpatialNode: AudioNode {
         return produced
     }
 
-    /// Pulls `frames` frames of every bus into its view (zeros where a bus has ended) and
-    /// notes where the longest input ends once all have.
+    /// Pulls `frames` frames of every bus into its view (zeros before a bus starts and after it
+    /// ends) and notes where the longest input ends once all have.
     private func pull(frames: Int) throws {
-        var longest = 0
+        var allEnded = true
         for bus in 0..<inputBusCount {
             let view = busViews[bus]
+            let delay = Int(max(0, min(Int64(frames), startOffsets[bus] - inputFrames)))
             var got = 0
-            if !exhausted[bus] {
+            if !exhausted[bus], delay < frames {
                 var busFlags: RenderActionFlags = []
-                let request = RenderRequest(timeStamp: AudioTimeStamp(sampleTime: inputFrames), bus: 0, frameCount: frames)
-                got = try pullInput(bus: bus, &busFlags, request, into: view)
-                if got < frames || busFlags.contains(.endOfStream) { exhausted[bus] = true }
+                let time = AudioTimeStamp(sampleTime: inputFrames + Int64(delay) - startOffsets[bus])
+                got = try pullInput(bus: bus, &busFlags, RenderRequest(timeStamp: time, bus: 0, frameCount: frames - delay), into: view)
+                if got < frames - delay || busFlags.contains(.endOfStream) {
+                    exhausted[bus] = true
+                    lastEnd = max(lastEnd, inputFrames + Int64(delay + got))
+                }
                 if busFlags.contains(.outputIsSilence) { view.zero(frames: got) }
+                if delay > 0, got > 0 {
+                    for channel in 0..<view.channelCount { (view[channel] + delay).update(from: view[channel], count: got) }
+                }
             }
-            if got < frames { view.zero(from: got, frames: frames - got) }
-            longest = max(longest, got)
+            if delay > 0 { view.zero(from: 0, frames: min(delay, frames)) }
+            if delay + got < frames { view.zero(from: delay + got, frames: frames - delay - got) }
+            if !exhausted[bus] { allEnded = false }
         }
-        var allEnded = true
-        for bus in 0..<inputBusCount where !exhausted[bus] { allEnded = false }
-        if inputEnd == nil, allEnded { inputEnd = inputFrames + Int64(longest) }
+        if inputEnd == nil, allEnded { inputEnd = lastEnd }
         inputFrames += Int64(frames)
     }
 
@@ -409,21 +429,24 @@ extension SpatialNode {
                 SettingDescription("elevation", .number(.linear, -90...90), "degrees, positive up (default 0)"),
                 SettingDescription("distance", .number(.linear, 0...100_000), "metres, through the distance model (default 1)"),
                 SettingDescription("gain", .number(.decibels, -96...24), "the bus's gain (default 0 dB)"),
-            ]), "each input bus's position and gain, in bus order"),
+                SettingDescription("start", .time, "where the bus starts in the mix (default 0)"),
+            ]), "each input bus's position, gain and start, in bus order"),
         ],
         parameters: nodeParameters + busParameters(bus: 0, index: "N"),
         make: { name, settings, context in
             let buses = settings.list("buses")
             let rendering = settings.text("rendering").flatMap { Rendering(rawValue: $0.lowercased()) } ?? .binaural
+            let rate = settings.number("rate") ?? context.sampleRate
             let node = try SpatialNode(name: name, inputBusCount: max(1, buses.count, context.connectedInputBuses), rendering: rendering,
                                        layout: settings.text("layout").flatMap(SpeakerLayout.named),
                                        hrtfPath: settings.text("sofa").map(context.resolve),
-                                       sampleRate: settings.number("rate") ?? context.sampleRate)
+                                       sampleRate: rate)
             for (bus, busSettings) in buses.enumerated() {
                 try node.setParameter(id(.azimuth, bus: bus), Float(busSettings.number("azimuth") ?? 0))
                 try node.setParameter(id(.elevation, bus: bus), Float(busSettings.number("elevation") ?? 0))
                 try node.setParameter(id(.distance, bus: bus), Float(busSettings.number("distance") ?? 1))
                 try node.setParameter(id(.gain, bus: bus), Float(busSettings.number("gain") ?? 0))
+                try node.setStartOffset(frames: busSettings.time("start")?.frames(at: rate) ?? 0, bus: bus)
             }
             return node
         })
