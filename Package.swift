@@ -20,7 +20,9 @@ import Foundation
 /// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
 /// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
 /// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
-/// `Loudness` wraps libebur128 (BS.1770 metering). `FourierTransforms` wraps FFTW's
+/// `Loudness` wraps libebur128 (BS.1770 metering). `SpatialAudio` reads head-related transfer
+/// functions from SOFA files (libmysofa, `CMysofa`) and renders sources to two ears through them
+/// with the partitioned convolver. `FourierTransforms` wraps FFTW's
 /// single-precision real transforms (`CFFTW`) as `RealFFT` and `InverseRealFFT`, and builds on them
 /// the one partitioned convolution engine (`PartitionedConvolver`, its hot loop in `CAudioKernels`). `SignalAnalysis`, on the DSP kernels
 /// and `FourierTransforms`, keeps the sketch a report draws of a stream as it goes by
@@ -110,6 +112,11 @@ let package = Package(
             pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
         ),
+        .systemLibrary(
+            name: "CMysofa",
+            pkgConfig: "libmysofa",
+            providers: [.apt(["libmysofa-dev"])]
+        ),
         .systemLibrary(name: "CLADSPA", providers: [.apt(["ladspa-sdk"])]),
         // WebRTC's audio processing module is C++: this carries its pkg-config flags to CVoiceShim, its C face.
         .systemLibrary(
@@ -142,6 +149,7 @@ let package = Package(
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .target(name: "FourierTransforms", dependencies: ["CFFTW", "CAudioKernels"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
+        .target(name: "SpatialAudio", dependencies: ["CMysofa", "FourierTransforms", "AudioDSP"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
         .executableTarget(name: "PresetEmbedder"),
@@ -153,11 +161,11 @@ let package = Package(
         .target(
             name: "AudioNodes",
             dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
-                           "TimeStretching", "PluginHost", "VoiceProcessing", "FourierTransforms", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+                           "TimeStretching", "PluginHost", "VoiceProcessing", "FourierTransforms", "SpatialAudio", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing"]),
+                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -179,6 +187,7 @@ let package = Package(
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "SpatialAudioTests", dependencies: ["SpatialAudio", "FourierTransforms", "MallocCounter", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),

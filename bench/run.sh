@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|reports|codecs|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -398,6 +398,90 @@ if int(memory) / 1024 >= 40:
 PY
 }
 
+# The spatial node: a 10-minute 48 kHz 5.1 file to binaural beside FFmpeg's sofalizer with the
+# same SOFA file (fails unless aurender is at least 2x faster and peaks under 40 MB), 16 moving mono
+# sources for 10 minutes to binaural (x real time), and the two binaural renders compared per ear.
+spatial() {
+    local input=$work/input-10min-51.wav mono=$work/input-10min-mono.wav graph=$work/spatial-16.json json=$work/spatial.json
+    local sofa=/usr/share/libmysofa/MIT_KEMAR_normal_pinna.sofa memory moving
+    # Six independent pink noises (SoX's synth gives every channel the same noise), joined as 5.1.
+    [ -f "$input" ] || ffmpeg -v error -y $(for seed in 1 2 3 4 5 6; do echo "-f lavfi -i anoisesrc=d=600:c=pink:r=48000:a=0.3:seed=$seed"; done) \
+        -filter_complex "join=inputs=6:channel_layout=5.1" -c:a pcm_s16le "$input"
+    [ -f "$mono" ] || sox -n -r 48000 -c 1 -b 16 "$mono" synth 600 pinknoise vol 0.3
+    echo "## Spatial: 10-minute 48 kHz 5.1 16-bit WAV to binaural, $sofa (median wall time of 3 runs)"
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" \
+        -n aurender "$aurender --quiet --dither none --bits float $input $work/spatial-au.wav --binaural --sofa $sofa" \
+        -n sofalizer "ffmpeg -y -v error -i $input -af sofalizer=sofa=$sofa:type=freq -c:a pcm_f32le $work/spatial-ff.wav" >/dev/null
+    memory=$(/usr/bin/time -f %M "$aurender" --quiet --dither none --bits float "$input" "$work/spatial-au.wav" --binaural --sofa "$sofa" 2>&1 >/dev/null | tail -1)
+    # For the comparison, sofalizer's output back at 48 kHz (it runs at the SOFA file's 44.1 kHz, so FFmpeg
+    # resamples its input), as it is and with aurender's speaker angles (its 5.1 puts the back pair at ±150°).
+    ffmpeg -y -v error -i "$input" -af "sofalizer=sofa=$sofa:type=freq,aresample=48000" -c:a pcm_f32le "$work/spatial-ff.wav"
+    ffmpeg -y -v error -i "$input" -af "sofalizer=sofa=$sofa:type=freq:speakers=BL 110|BR 250,aresample=48000" -c:a pcm_f32le "$work/spatial-ff110.wav"
+    python3 - "$graph" "$PWD/$mono" <<'PY'
+import json, sys
+graph, mono = sys.argv[1:]
+nodes = [{"name": "s%d" % i, "type": "file", "path": mono} for i in range(16)]
+nodes.append({"name": "room", "type": "spatial", "rendering": "binaural",
+              "buses": [{"azimuth": -180 + 22.5 * i, "distance": 1 + i % 4} for i in range(16)]})
+nodes.append({"name": "out", "type": "output", "path": "spatial-16.wav", "bits": "float"})
+connections = [{"from": "s%d" % i, "to": "room", "bus": i} for i in range(16)] + [{"from": "room", "to": "out"}]
+# Each source circles the listener once a minute, moved every 100 ms (staggered), 96,000 events.
+events = [{"at": round(0.1 * step + 0.00625 * i, 5), "node": "room", "parameter": "azimuth[%d]" % i,
+           "value": round((-180 + 22.5 * i + 0.6 * step + 180) % 360 - 180, 3)} for i in range(16) for step in range(6000)]
+json.dump({"nodes": nodes, "connections": connections, "events": events}, open(graph, "w"))
+PY
+    moving=$( { /usr/bin/time -f "%e %M" "$aurender" --quiet --dither none "$graph" >/dev/null; } 2>&1 | tail -1)
+    python3 - "$json" "$memory" "$moving" "$work/spatial-au.wav" "$work/spatial-ff.wav" "$work/spatial-ff110.wav" <<'PY'
+import json, sys, wave
+import numpy as np
+path, memory, moving, au_path, ff_path, ff110_path = sys.argv[1:]
+results = {r["command"]: r for r in json.load(open(path))["results"]}
+au, ff = results["aurender"], results["sofalizer"]
+print("| command | wall | CPU (user + system) | peak memory |")
+print("|---|---|---|---|")
+print("| `aurender in51.wav out.wav --binaural --sofa KEMAR` | %.2f s | %.2f s | %.1f MB |" % (au["median"], au["user"] + au["system"], int(memory) / 1024))
+print("| `ffmpeg -i in51.wav -af sofalizer=sofa=KEMAR:type=freq out.wav` (written at the SOFA file's 44.1 kHz) | %.2f s | %.2f s | |" % (ff["median"], ff["user"] + ff["system"]))
+seconds, kilobytes = moving.split()
+print("\n16 moving mono sources (96,000 azimuth events), 10 minutes to binaural: %s s wall, %.0f× real time, %.1f MB peak"
+      % (seconds, 600 / float(seconds), int(kilobytes) / 1024))
+
+def read(path):
+    # 32-bit float WAV (format 3 or WAVE_FORMAT_EXTENSIBLE): find the data chunk by hand.
+    data = open(path, "rb").read()
+    position = 12
+    while position < len(data):
+        tag, size = data[position:position + 4], int.from_bytes(data[position + 4:position + 8], "little")
+        if tag == b"data":
+            return np.frombuffer(data[position + 8:position + 8 + size], dtype="<f4").reshape(-1, 2).astype(np.float64)
+        position += 8 + size + (size & 1)
+    raise SystemExit("no data chunk in " + path)
+
+a = read(au_path)
+for label, other in (("sofalizer as it is (back pair at ±150°)", read(ff_path)), ("sofalizer with BL 110, BR 250", read(ff110_path))):
+    frames = min(len(a), len(other))
+    print("\naurender vs %s, per ear:" % label)
+    for ear, name in ((0, "left"), (1, "right")):
+        x, y = a[:frames, ear], other[:frames, ear]
+        lags = range(-64, 65)
+        segment = slice(48000, 48000 * 31)
+        best = max(lags, key=lambda k: np.dot(x[segment], np.roll(y, -k)[segment]))
+        yy = np.roll(y, -best)
+        correlation = np.corrcoef(x[segment], yy[segment])[0, 1]
+        level = 10 * np.log10(np.mean(x ** 2) / np.mean(y ** 2))
+        print("  %s ear: correlation %.4f at lag %d frames, aurender %+.2f dB louder" % (name, correlation, best, level))
+ratio = ff["median"] / au["median"]
+print("\nsofalizer ÷ aurender: %.2f× (target: at least 2×)" % ratio)
+failed = False
+if ratio < 2:
+    print("  FAIL: the binaural render is not 2x faster than sofalizer", file=sys.stderr)
+    failed = True
+if int(memory) / 1024 >= 40:
+    print("  FAIL: the binaural render peaks at %.1f MB, over 40 MB" % (int(memory) / 1024), file=sys.stderr)
+    failed = True
+sys.exit(1 if failed else 0)
+PY
+}
+
 # What a batch's reports cost: the same batch with no report, a JSON report, and a page with
 # its pictures plus JUnit; fails when the page and JUnit add 10 % or more to the wall time.
 reports() {
@@ -532,8 +616,9 @@ case $which in
     plugin) plugin ;;
     effects) effects ;;
     convolution) convolution ;;
+    spatial) spatial ;;
     reports) reports ;;
     codecs) codecs ;;
     all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|reports|codecs|all]" >&2; exit 64 ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|all]" >&2; exit 64 ;;
 esac

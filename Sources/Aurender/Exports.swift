@@ -8,3 +8,4 @@
 @_exported import TimeStretching
 @_exported import SignalAnalysis
 @_exported import VoiceProcessing
+@_exported import SpatialAudio

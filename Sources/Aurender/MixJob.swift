@@ -22,6 +22,12 @@ public struct MixJob {
         public var start: Double = 0
         /// Whether the input is pulled but not heard.
         public var muted = false
+        /// Where the input stands with a spatial rendering: degrees, 0 ahead, positive to the right.
+        public var azimuth: Double = 0
+        /// Degrees above the horizon, with a spatial rendering.
+        public var elevation: Double = 0
+        /// Metres from the listener, with a spatial rendering (1 keeps the level).
+        public var distance: Double = 1
         /// Builds the input's own nodes (an EQ) for the format it reaches them in; each node's
         /// name is to include the given suffix, as node names are unique in a graph. A
         /// `SilenceTrimNode` among them trims the input's silence, measured in a first pass.
@@ -44,6 +50,9 @@ public struct MixJob {
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
         public var settings = RenderSettings()
+        /// Sources placed in space instead of panned: the mixer becomes a spatial node, each
+        /// input a bus at its azimuth, elevation and distance (multichannel inputs as virtual speakers).
+        public var spatial: SpatialRendering?
 
         public init() {}
     }
@@ -85,7 +94,7 @@ public struct MixJob {
         for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder,
                                                                                                    salvaging: options.settings.salvage)) }
         let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
-                                               channelCount: options.format.channelCount ?? 2)
+                                               channelCount: options.spatial?.channelCount ?? options.format.channelCount ?? 2)
         let graph = Graph()
         let outputNode = GenericOutput()
         var branches: [RenderPlan.Branch] = []
@@ -95,8 +104,9 @@ public struct MixJob {
         do {
             try mixFormat.validate()
             try graph.setMaximumFramesPerSlice(options.settings.framesPerSlice)
-            let mixer = try MixerNode(inputBusCount: inputs.count, output: mixFormat)
-            try mixer.setParameter(MixerNode.masterVolume, Float(options.volume))
+            let spatial = try options.spatial?.makeNode(buses: inputs.count, sampleRate: mixFormat.sampleRate)
+            let mixer: AudioNode = try spatial ?? MixerNode(inputBusCount: inputs.count, output: mixFormat)
+            if spatial == nil { try mixer.setParameter(MixerNode.masterVolume, Float(options.volume)) }
             try graph.addNode(mixer)
             for (bus, (input, file)) in zip(inputs, files).enumerated() {
                 let reading = OutputRendering.makeReader(file, input: input.path, readingAhead: readingAhead, settings: options.settings)
@@ -104,7 +114,7 @@ public struct MixJob {
                 let reader = reading.source
                 var chain: [AudioNode] = []
                 var format = reader.format
-                let folds = format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1)
+                let folds = spatial == nil && (format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1))
                 if let converter = try OutputRendering.makeConverter(from: format, sampleRate: mixFormat.sampleRate,
                                                                      channelCount: folds ? mixFormat.channelCount : nil,
                                                                      settings: options.settings, name: "converter \(bus + 1)") {
@@ -118,11 +128,19 @@ public struct MixJob {
                 try reader.attach(to: chain.first ?? mixer, bus: chain.isEmpty ? bus : 0, in: graph)
                 for (source, destination) in zip(chain, chain.dropFirst()) { try graph.connect(source, to: destination) }
                 if let last = chain.last { try graph.connect(last, to: mixer, inputBus: bus) }
-                try mixer.setParameter(MixerNode.id(.gain, bus: bus), Float(input.gain))
-                try mixer.setParameter(MixerNode.id(.pan, bus: bus), Float(input.pan))
-                try mixer.setParameter(MixerNode.id(.mute, bus: bus), input.muted ? 1 : 0)
                 let offset = Int64((input.start * mixFormat.sampleRate).rounded())
-                try mixer.setStartOffset(frames: offset, bus: bus)
+                if let spatial {
+                    try spatial.setParameter(SpatialNode.id(.gain, bus: bus), input.muted ? -96 : Float(input.gain))
+                    try spatial.setParameter(SpatialNode.id(.azimuth, bus: bus), Float(input.azimuth))
+                    try spatial.setParameter(SpatialNode.id(.elevation, bus: bus), Float(input.elevation))
+                    try spatial.setParameter(SpatialNode.id(.distance, bus: bus), Float(input.distance))
+                    try spatial.setStartOffset(frames: offset, bus: bus)
+                } else if let mixer = mixer as? MixerNode {
+                    try mixer.setParameter(MixerNode.id(.gain, bus: bus), Float(input.gain))
+                    try mixer.setParameter(MixerNode.id(.pan, bus: bus), Float(input.pan))
+                    try mixer.setParameter(MixerNode.id(.mute, bus: bus), input.muted ? 1 : 0)
+                    try mixer.setStartOffset(frames: offset, bus: bus)
+                }
                 let frames = OutputRendering.length(after: processing, given: file.length.frames.map {
                     OutputRendering.convertedLength($0, from: file.format.sampleRate, to: mixFormat.sampleRate)
                 })
@@ -130,6 +148,7 @@ public struct MixJob {
                 branches.append(RenderPlan.Branch(input: input.path, file: file, chain: chain))
             }
             tail = [mixer]
+            if spatial != nil, options.volume != 0 { tail.append(GainNode(name: "volume", decibels: options.volume)) }
             tail += try OutputRendering.makeFades(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length,
                                                   tails: branches.contains { OutputRendering.hasTail($0.chain) }, input: output.path)
             if let gain = pass.gain { tail.append(gain) }

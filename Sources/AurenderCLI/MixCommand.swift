@@ -16,6 +16,11 @@ struct MixCommand: ParsableCommand {
               start=TIME   where the input starts in the mix: 2.5s, 250ms, 1:30 or
                            110250f (frames)
               mute         pull the input but do not hear it
+              azimuth=DEG  with --binaural or --speakers: where the input stands, 0 ahead,
+                           positive to the right, -180 to 180 (default 0)
+              elevation=DEG  with --binaural or --speakers: -90 to 90 (default 0)
+              distance=M   with --binaural or --speakers: metres, the level falling as
+                           1/distance beyond 1 m (default 1)
 
             The mix runs at the first input's rate in stereo (--rate and --channels change that); inputs at \
             other rates are converted first (--dry-run shows where). Sums are plain, never normalised: overs \
@@ -25,6 +30,8 @@ struct MixCommand: ParsableCommand {
               aurender mix vocals.wav@gain=-3,pan=-0.3 beats.wav@eq=Rock,start=2.5s \\
                 -o song.wav
               aurender mix a.flac b.flac --volume -6 --fade-out 3s -o out.flac
+              aurender mix voice.wav@azimuth=30,elevation=10,distance=2 \\
+                crowd.wav@azimuth=-110 -o out.wav --binaural
             """
     )
 
@@ -57,12 +64,14 @@ struct MixCommand: ParsableCommand {
         rendering.apply(to: &options.finishing)
         rendering.apply(to: &options.settings)
         options.volume = volume.value
+        options.spatial = try rendering.spatial()
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment
             let rate = options.format.sampleRate
-            job = MixJob(inputs: try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) },
-                         output: OutputDestination(output), options: options)
+            let parsed = try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) }
+            try Self.checkPlacement(parsed, spatial: options.spatial != nil)
+            job = MixJob(inputs: parsed, output: OutputDestination(output), options: options)
         } catch {
             let (message, status) = CommandHints.mix.failure(error, subject: output)
             throw fail(message, status)
@@ -73,6 +82,16 @@ struct MixCommand: ParsableCommand {
                                                            ditherSeed: summary.dither?.seed),
                              normalization: options.finishing.normalization)
             }
+    }
+
+    /// Refuses positions without a spatial rendering, and pans with one.
+    static func checkPlacement(_ inputs: [MixJob.Input], spatial: Bool) throws {
+        if spatial, let panned = inputs.first(where: { $0.pan != 0 }) {
+            throw RenderError.usage("\(panned.path): pan= does not apply with --binaural or --speakers; give azimuth= instead")
+        }
+        if !spatial, let placed = inputs.first(where: { $0.azimuth != 0 || $0.elevation != 0 || $0.distance != 1 }) {
+            throw RenderError.usage("\(placed.path): azimuth=, elevation= and distance= need --binaural or --speakers LAYOUT")
+        }
     }
 
     /// Parses `path@gain=-3,pan=0.5,eq=Rock,start=2s,mute` into a mix input.
@@ -106,8 +125,17 @@ struct MixCommand: ParsableCommand {
                 }
             case ("mute", nil), ("mute", "1"), ("mute", "true"):
                 input.muted = true
+            case ("azimuth", let value?):
+                guard let azimuth = Double(value), (-180...180).contains(azimuth) else { throw bad("azimuth must be from -180 to 180 degrees, not '\(value)'") }
+                input.azimuth = azimuth
+            case ("elevation", let value?):
+                guard let elevation = Double(value), (-90...90).contains(elevation) else { throw bad("elevation must be from -90 to 90 degrees, not '\(value)'") }
+                input.elevation = elevation
+            case ("distance", let value?):
+                guard let distance = Double(value), (0...100_000).contains(distance) else { throw bad("distance must be from 0 to 100000 metres, not '\(value)'") }
+                input.distance = distance
             default:
-                throw bad("unknown setting '\(setting)'; use gain=, pan=, eq=, start= or mute")
+                throw bad("unknown setting '\(setting)'; use gain=, pan=, eq=, start=, mute, azimuth=, elevation= or distance=")
             }
         }
         return input

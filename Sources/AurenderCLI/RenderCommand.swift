@@ -110,12 +110,14 @@ struct RenderCommand: PositionalArgumentsValidating {
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
         let resampler = try ResamplerRegistry.engine(named: rendering.conversion.resampler)
         let quality = rendering.conversion.srcQuality.quality
+        let spatial = try rendering.spatial()
         var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
             try effects.voiceNodes(resampler: resampler, quality: quality) + editing.silenceNodes(sampleRate: format.sampleRate)
                 + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
                 + editing.gainNodes + effects.dynamicsNodes() + effects.colourNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time)
                 + effects.convolutionNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time, resampler: resampler, quality: quality)
                 + effects.timePitchNodes(resampler: resampler, quality: quality)
+                + (try spatial.map { [try $0.makeNode(buses: 1, sampleRate: format.sampleRate)] } ?? [])
         }
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)
@@ -141,7 +143,7 @@ struct RenderCommand: PositionalArgumentsValidating {
     private func renderGraph() throws {
         let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + effects.flagsAGraphStates
             + rendering.conversion.flagsAGraphStates + (rendering.loudness.limit != nil ? ["--limit"] : [])
-            + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
+            + rendering.spatialFlags + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }

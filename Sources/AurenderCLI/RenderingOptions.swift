@@ -48,6 +48,21 @@ struct RenderingOptions: ParsableArguments {
     var json = false
 
     @Flag(help: """
+        Render to two ears through head-related transfer functions: a render places each input channel as a virtual \
+        speaker at its layout's angle (L -30, R 30, C 0, Ls -110, Rs 110; the LFE to both ears at -3 dB); a mix places each \
+        input at its @azimuth=,elevation=,distance=.
+        """)
+    var binaural = false
+
+    @Option(help: ArgumentHelp("The SOFA file of HRTFs for --binaural (default: \(HRTFSet.defaultPath)).", valueName: "file"),
+            completion: .file(extensions: ["sofa"]))
+    var sofa: String?
+
+    @Option(help: ArgumentHelp("Render to a speaker layout by vector-base amplitude panning: stereo, quad, 5.0, 5.1 or 7.1; "
+                               + "a mix places each input at its @azimuth=.", valueName: "layout"))
+    var speakers: String?
+
+    @Flag(help: """
         Flush each output and its folder to storage (fsync) before exiting, so a power cut after \
         exit loses nothing; files only, not standard output or devices.
         """)
@@ -58,6 +73,7 @@ struct RenderingOptions: ParsableArguments {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
         try conversion.validateCodec(bits: bits)
+        _ = try spatial()
         if planStyle != nil, let flag = [(report, "--report"), (junit, "--junit")].first(where: { $0.0 != nil })?.1 {
             throw ValidationError("\(flag) does not apply to \(plan != nil ? "--plan" : "--dry-run"), which renders nothing")
         }
@@ -66,6 +82,24 @@ struct RenderingOptions: ParsableArguments {
     /// Refuses `--fsync` for standard output (`-`), which has no storage to flush.
     func validateDurability(output: String?) throws {
         if fsync, output == "-" { throw ValidationError("--fsync applies to files; standard output has no storage to flush") }
+    }
+
+    /// The spatial rendering `--binaural` (with `--sofa`) or `--speakers` asks for, if any.
+    func spatial() throws -> SpatialRendering? {
+        if binaural, speakers != nil { throw ValidationError("--binaural and --speakers \(speakers!) exclude each other: render to two ears or to speakers") }
+        if let sofa, !binaural { throw ValidationError("--sofa \(sofa) applies to --binaural; add --binaural or drop --sofa") }
+        if let speakers {
+            guard let layout = SpeakerLayout.named(speakers) else {
+                throw ValidationError("--speakers \(speakers): the layout must be stereo, quad, 5.0, 5.1 or 7.1")
+            }
+            return .speakers(layout)
+        }
+        return binaural ? .binaural(sofa: sofa) : nil
+    }
+
+    /// The spatial flags given, which a graph file cannot take (its `spatial` node states them).
+    var spatialFlags: [String] {
+        [(binaural, "--binaural"), (sofa != nil, "--sofa"), (speakers != nil, "--speakers")].filter(\.0).map(\.1)
     }
 
     /// The report asked for: where it goes.

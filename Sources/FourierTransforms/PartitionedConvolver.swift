@@ -33,6 +33,11 @@ public struct ConvolutionRoute: Sendable, Equatable {
 /// takes no locks (FFTW runs existing plans thread-safely). The samples do not depend on how the
 /// input is cut into `process` calls, and a response with a partition's worth of zeros at its
 /// end costs one more partition, not more.
+///
+/// A convolver made to `crossfade` can have a response replaced while it runs
+/// (`replaceResponse`, as a moving source's HRIRs are): the next block of output is computed
+/// with the old responses and the new, and fades linearly from the one to the other over the
+/// block, so the change does not click. Replacing allocates nothing.
 public final class PartitionedConvolver {
     /// Frames per partition: the block the transforms work on, a power of two.
     public let partitionLength: Int
@@ -69,11 +74,20 @@ public final class PartitionedConvolver {
     private let outputRoutes: UnsafeMutablePointer<Int>
     private var filled = 0
     private var newest = 0
+    /// The spectra each replaced response had before its replacement, heard fading out over the
+    /// next block; allocated only for a convolver that crossfades.
+    private let previousSpectra: UnsafeMutablePointer<Float>?
+    /// Per response, whether it was replaced since the last block (and fades from `previousSpectra`).
+    private let fading: UnsafeMutablePointer<Bool>
+    private var anyFading = false
+    /// The old responses' block of output while a replacement fades in.
+    private let fadingResult: UnsafeMutablePointer<Float>?
 
     /// A convolver of `inputCount` inputs into `outputCount` outputs along `routes`, with
     /// `responses` (each at least one frame long), in partitions of `partitionLength` frames
-    /// (a power of two, 16 or more).
-    public init(partitionLength: Int, inputCount: Int, outputCount: Int, responses: [[Float]], routes: [ConvolutionRoute]) {
+    /// (a power of two, 16 or more); with `crossfade`, responses may be replaced while it runs.
+    public init(partitionLength: Int, inputCount: Int, outputCount: Int, responses: [[Float]], routes: [ConvolutionRoute],
+                crossfade: Bool = false) {
         precondition(partitionLength >= 16 && partitionLength & (partitionLength - 1) == 0, "a partition is a power of two of 16 frames or more")
         precondition(inputCount > 0 && outputCount > 0, "a convolver has inputs and outputs")
         precondition(responses.allSatisfy { !$0.isEmpty }, "an impulse response has at least one frame")
@@ -118,17 +132,55 @@ public final class PartitionedConvolver {
         xTerms.initialize(repeating: nil, count: mostTerms)
         hTerms = .allocate(capacity: mostTerms)
         hTerms.initialize(repeating: nil, count: mostTerms)
-        let scale = 1 / Float(2 * block)
-        for (index, response) in responses.enumerated() {
-            for partition in 0..<responsePartitions[index] {
-                let first = partition * block, count = min(block, response.count - first)
-                forward.input.update(repeating: 0, count: 2 * block)
-                response.withUnsafeBufferPointer { forward.input.update(from: $0.baseAddress! + first, count: count) }
-                let target = responseSpectra + (responseStart[index] + partition) * spectrum
-                transformWindow(into: target)
-                for sample in 0..<spectrum { target[sample] *= scale }
-            }
+        fading = .allocate(capacity: max(1, responses.count))
+        fading.initialize(repeating: false, count: max(1, responses.count))
+        if crossfade {
+            previousSpectra = .allocate(capacity: max(1, start * spectrum))
+            previousSpectra!.initialize(repeating: 0, count: max(1, start * spectrum))
+            fadingResult = .allocate(capacity: block)
+            fadingResult!.initialize(repeating: 0, count: block)
+        } else {
+            previousSpectra = nil
+            fadingResult = nil
         }
+        for (index, response) in responses.enumerated() {
+            response.withUnsafeBufferPointer { transformResponse(index, from: $0.baseAddress!, count: $0.count) }
+        }
+    }
+
+    /// Transforms `count` frames from `samples` into response `index`'s partitions' spectra,
+    /// zeros past them.
+    private func transformResponse(_ index: Int, from samples: UnsafePointer<Float>, count total: Int) {
+        let block = partitionLength, spectrum = 2 * bins
+        let scale = 1 / Float(2 * block)
+        for partition in 0..<responsePartitions[index] {
+            let first = partition * block, count = max(0, min(block, total - first))
+            forward.input.update(repeating: 0, count: 2 * block)
+            if count > 0 { forward.input.update(from: samples + first, count: count) }
+            let target = responseSpectra + (responseStart[index] + partition) * spectrum
+            transformWindow(into: target)
+            for sample in 0..<spectrum { target[sample] *= scale }
+        }
+    }
+
+    /// Frames response `index` may hold: its partitions, as made.
+    public func responseCapacity(_ index: Int) -> Int { responsePartitions[index] * partitionLength }
+
+    /// Replaces response `index` with `count` frames from `samples` (at most its
+    /// `responseCapacity`); the next block of output fades from the old response to the new,
+    /// unless `fades` is false (a first placement), when the new one is heard at once. Only for
+    /// a convolver made to `crossfade`; allocates nothing.
+    public func replaceResponse(_ index: Int, with samples: UnsafePointer<Float>, count: Int, fades: Bool = true) {
+        guard let previousSpectra else { preconditionFailure("a convolver made without crossfade cannot replace a response") }
+        precondition(count <= responseCapacity(index), "a replaced response fits the partitions it was made with")
+        let spectrum = 2 * bins
+        if fades, !fading[index] {
+            let first = responseStart[index] * spectrum, length = responsePartitions[index] * spectrum
+            (previousSpectra + first).update(from: responseSpectra + first, count: length)
+            fading[index] = true
+            anyFading = true
+        }
+        transformResponse(index, from: samples, count: count)
     }
 
     deinit {
@@ -142,6 +194,9 @@ public final class PartitionedConvolver {
         routeInputs.deallocate()
         routeResponses.deallocate()
         outputRoutes.deallocate()
+        fading.deallocate()
+        previousSpectra?.deallocate()
+        fadingResult?.deallocate()
     }
 
     /// Frames the output runs behind the input: one partition.
@@ -154,6 +209,8 @@ public final class PartitionedConvolver {
         results.update(repeating: 0, count: outputCount * partitionLength)
         filled = 0
         newest = 0
+        fading.update(repeating: false, count: responseStart.count)
+        anyFading = false
     }
 
     /// Takes `frames` frames of each input (`inputs[i]` for input i) and writes as many frames
@@ -192,28 +249,55 @@ public final class PartitionedConvolver {
             window.update(from: window + block, count: block)
         }
         for output in 0..<outputCount {
-            var terms = 0
-            for route in outputRoutes[output]..<outputRoutes[output + 1] {
-                let input = routeInputs[route], response = routeResponses[route]
-                for partition in 0..<responsePartitions[response] {
-                    xTerms[terms] = UnsafePointer(history + (input * depth + (newest - partition + depth) % depth) * spectrum)
-                    hTerms[terms] = UnsafePointer(responseSpectra + (responseStart[response] + partition) * spectrum)
-                    terms += 1
-                }
-            }
             let result = results + output * block
-            guard terms > 0 else {
-                result.update(repeating: 0, count: block)
-                continue
+            var fades = false
+            if anyFading {
+                for route in outputRoutes[output]..<outputRoutes[output + 1] where fading[routeResponses[route]] { fades = true }
             }
-            aurender_spectra_multiply_sum(xTerms, hTerms, Int32(terms), bins, sum)
-            aurender_spectrum_from_blocks(sum, block, inverse.input)
-            let nyquist = block / 8 * 16
-            inverse.input[2 * block] = sum[nyquist]
-            inverse.input[2 * block + 1] = sum[nyquist + 8]
-            inverse.transform()
-            result.update(from: inverse.output + block, count: block)
+            if fades, let previousSpectra, let fadingResult {
+                convolveOutput(output, spectra: responseSpectra, fadingFrom: previousSpectra, into: fadingResult)
+                convolveOutput(output, spectra: responseSpectra, fadingFrom: nil, into: result)
+                let step = 1 / Float(block)
+                for frame in 0..<block {
+                    let weight = Float(frame + 1) * step
+                    result[frame] = fadingResult[frame] + weight * (result[frame] - fadingResult[frame])
+                }
+            } else {
+                convolveOutput(output, spectra: responseSpectra, fadingFrom: nil, into: result)
+            }
         }
+        if anyFading {
+            fading.update(repeating: false, count: responseStart.count)
+            anyFading = false
+        }
+    }
+
+    /// Sums output `output`'s terms (with the replaced responses' old spectra from `previous`
+    /// when given) and transforms them back into `result`'s block.
+    private func convolveOutput(_ output: Int, spectra: UnsafeMutablePointer<Float>, fadingFrom previous: UnsafeMutablePointer<Float>?,
+                                into result: UnsafeMutablePointer<Float>) {
+        let block = partitionLength, spectrum = 2 * bins
+        var terms = 0
+        for route in outputRoutes[output]..<outputRoutes[output + 1] {
+            let input = routeInputs[route], response = routeResponses[route]
+            let source = previous != nil && fading[response] ? previous! : spectra
+            for partition in 0..<responsePartitions[response] {
+                xTerms[terms] = UnsafePointer(history + (input * depth + (newest - partition + depth) % depth) * spectrum)
+                hTerms[terms] = UnsafePointer(source + (responseStart[response] + partition) * spectrum)
+                terms += 1
+            }
+        }
+        guard terms > 0 else {
+            result.update(repeating: 0, count: block)
+            return
+        }
+        aurender_spectra_multiply_sum(xTerms, hTerms, Int32(terms), bins, sum)
+        aurender_spectrum_from_blocks(sum, block, inverse.input)
+        let nyquist = block / 8 * 16
+        inverse.input[2 * block] = sum[nyquist]
+        inverse.input[2 * block + 1] = sum[nyquist + 8]
+        inverse.transform()
+        result.update(from: inverse.output + block, count: block)
     }
 
     /// Transforms `forward.input` into `target`, in blocks of eight bins; the bins past the

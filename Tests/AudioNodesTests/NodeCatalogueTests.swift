@@ -13,7 +13,7 @@ import Testing
 
     @Test func everyKindIsRegisteredOnceWithASummaryAndDescribedSettings() {
         let names = NodeCatalogue.kindNames
-        #expect(names == ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "plugin", "output"])
+        #expect(names == ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "spatial", "plugin", "output"])
         for kind in NodeCatalogue.kinds {
             #expect(!kind.summary.isEmpty)
             #expect(kind.settings.allSatisfy { !$0.summary.isEmpty })

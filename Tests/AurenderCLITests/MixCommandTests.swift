@@ -53,7 +53,7 @@ import Testing
     @Test func badMixes() throws {
         let folder = try TemporaryFolder()
         for (arguments, status, text) in [
-            ([fixture("music.wav") + "@gian=3"], Int32(64), "unknown setting 'gian=3'; use gain=, pan=, eq=, start= or mute"),
+            ([fixture("music.wav") + "@gian=3"], Int32(64), "unknown setting 'gian=3'; use gain=, pan=, eq=, start=, mute, azimuth=, elevation= or distance="),
             ([fixture("music.wav") + "@pan=2"], 64, "pan must be from -1 to 1, not '2'"),
             ([fixture("music.wav") + "@eq=polka"], 64, "unknown EQ preset 'polka'"),
             ([fixture("music.wav") + "@start=soon"], 64, "start must be a time"),

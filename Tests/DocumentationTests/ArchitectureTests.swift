@@ -25,12 +25,13 @@ import Testing
         "Loudness": ["CEbur128"],
         "FourierTransforms": ["CFFTW", "CAudioKernels"],
         "SignalAnalysis": ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"],
+        "SpatialAudio": ["CMysofa", "FourierTransforms", "AudioDSP"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
         "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
-                       "PluginHost", "VoiceProcessing", "FourierTransforms"],
+                       "PluginHost", "VoiceProcessing", "FourierTransforms", "SpatialAudio"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
-                     "VoiceProcessing"],
+                     "VoiceProcessing", "SpatialAudio"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -47,6 +48,7 @@ import Testing
         ("libvorbisfile", "ov_", "Sources/VorbisFormats/LibVorbisFile.swift"),
         ("libopus", "opus_", "Sources/OpusFormats/LibOpus.swift"),
         ("libogg", "ogg_", "Sources/OpusFormats/LibOpus.swift"),
+        ("libmysofa", "mysofa_", "Sources/SpatialAudio/HRTFSet.swift"),
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
         ("WebRTC audio processing (through CVoiceShim)", "apm_", "Sources/VoiceProcessing/WebRTCAudioProcessing.swift"),

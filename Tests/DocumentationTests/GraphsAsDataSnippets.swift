@@ -51,12 +51,12 @@ import Testing
 
     @Test func theCatalogueListsEveryKindWithItsFields() throws {
         // snippet: catalogue
-        let kinds = NodeCatalogue.kinds.map(\.name)        // ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "plugin", "output"]
+        let kinds = NodeCatalogue.kinds.map(\.name)        // ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "spatial", "plugin", "output"]
         let mixer = MixerNode.kind
         let settings = mixer.settings.map(\.name)          // ["rate", "channels", "buses"]
         let parameters = mixer.parameters.map(\.name)      // ["volume", "gain[N]", "pan[N]", "enable[N]", "mute[N]"]
         // snippet end
-        #expect(kinds == ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "plugin", "output"])
+        #expect(kinds == ["file", "converter", "eq", "mixer", "gain", "filter", "gate", "compressor", "distortion", "delay", "reverb", "limiter", "silence", "timepitch", "voice", "convolution", "spatial", "plugin", "output"])
         #expect(settings == ["rate", "channels", "buses"])
         #expect(parameters == ["volume", "gain[N]", "pan[N]", "enable[N]", "mute[N]"])
     }

@@ -113,4 +113,39 @@ import Testing
             #expect(allocations == 0)
         }
     }
+    /// A response replaced mid-stream: the block after the replacement fades linearly from the
+    /// old response's output to the new one's, and from the next block on the output is the new
+    /// response's convolution, each within rounding of direct convolution.
+    @Test func aReplacedResponseFadesInOverOneBlock() {
+        let partition = 256, first = DirectConvolution.noise(700, seed: 31), second = DirectConvolution.noise(600, seed: 32)
+        let input = DirectConvolution.noise(8 * partition, seed: 33)
+        let convolver = PartitionedConvolver(partitionLength: partition, inputCount: 1, outputCount: 1, responses: [first],
+                                             routes: [ConvolutionRoute(input: 0, output: 0, response: 0)], crossfade: true)
+        #expect(convolver.responseCapacity(0) == 768)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: input.count), output = UnsafeMutablePointer<Float>.allocate(capacity: input.count)
+        defer { buffer.deallocate(); output.deallocate() }
+        buffer.initialize(from: input, count: input.count)
+        var inputs = [buffer], outputs = [output]
+        // Blocks 0-3 with the first response; the replacement before block 4 completes fades over output block 5.
+        inputs.withUnsafeBufferPointer { i in outputs.withUnsafeBufferPointer { o in
+            convolver.process(inputs: i.baseAddress!, outputs: o.baseAddress!, frames: 4 * partition + 10)
+        } }
+        second.withUnsafeBufferPointer { convolver.replaceResponse(0, with: $0.baseAddress!, count: $0.count) }
+        inputs = [buffer + 4 * partition + 10]
+        outputs = [output + 4 * partition + 10]
+        inputs.withUnsafeBufferPointer { i in outputs.withUnsafeBufferPointer { o in
+            convolver.process(inputs: i.baseAddress!, outputs: o.baseAddress!, frames: 4 * partition - 10)
+        } }
+        let got = Array(UnsafeBufferPointer(start: output, count: input.count))
+        let old = DirectConvolution.convolve(input, first), new = DirectConvolution.convolve(input, second)
+        // Output frame n is the convolution at input frame n - partition.
+        let before = (partition..<(5 * partition)).map { old[$0 - partition] }
+        let fading = (0..<partition).map { frame in
+            old[4 * partition + frame] + Double(frame + 1) / Double(partition) * (new[4 * partition + frame] - old[4 * partition + frame])
+        }
+        let after = ((6 * partition)..<(8 * partition)).map { new[$0 - partition] }
+        #expect(DirectConvolution.errorLevel(Array(got[partition..<(5 * partition)]), before) < -120)
+        #expect(DirectConvolution.errorLevel(Array(got[(5 * partition)..<(6 * partition)]), fading) < -120)
+        #expect(DirectConvolution.errorLevel(Array(got[(6 * partition)...]), after) < -120)
+    }
 }

@@ -23,6 +23,7 @@ public enum NodeCatalogue {
         TimePitchNode.kind,
         VoiceKind.kind,
         ConvolutionNode.kind,
+        SpatialNode.kind,
         PluginKind.kind,
         GenericOutputKind.kind,
     ]
