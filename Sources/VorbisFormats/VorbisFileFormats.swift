@@ -7,8 +7,15 @@ import AudioFormats
 /// other lengths on files other encoders made (LMMS's samples: 1,024 frames more than `oggdec`,
 /// at the start).
 public struct VorbisFileFormats: AudioDecoderKind {
-    /// libvorbisfile's kind, as the registry lists it.
-    public init() {}
+    /// The decoder a long file's stretches are decoded with where it takes the file.
+    let stretchDecoders: (any StretchDecoderSource)?
+
+    /// libvorbisfile's kind, as the registry lists it; long files decode in stretches with
+    /// `stretchDecoders` where it takes them (FFmpeg's decoder in the standard registry), else
+    /// with libvorbisfile.
+    public init(stretchDecoders: (any StretchDecoderSource)? = nil) {
+        self.stretchDecoders = stretchDecoders
+    }
 
     /// `vorbisfile`.
     public var name: String { "vorbisfile" }
@@ -31,6 +38,6 @@ public struct VorbisFileFormats: AudioDecoderKind {
         guard case .container(let container, let encoding) = FormatSniffer.sniff(input.head), claims(container, encoding: encoding) else {
             throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not Ogg Vorbis, which is all libvorbisfile decodes")
         }
-        return try VorbisFileDecoder(input: input)
+        return try VorbisFileDecoder(input: input, stretchDecoders: stretchDecoders)
     }
 }
