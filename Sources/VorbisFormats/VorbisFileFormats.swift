@@ -1,7 +1,9 @@
 import AudioFormats
 
-/// libvorbisfile as a tenant of the format registry: it decodes Ogg Vorbis as its reference
-/// decoder `oggdec` (built on it) does. It writes nothing (libsndfile writes Vorbis).
+/// libvorbisfile as a tenant of the format registry: it decodes Ogg Vorbis to the lengths of its
+/// reference decoder `oggdec` (built on it), and to its samples but where a lent decoder
+/// decodes a long file's stretches (FFmpeg's, within 1 LSB at 16 bits). It writes nothing
+/// (libsndfile writes Vorbis).
 ///
 /// It takes Ogg Vorbis over from libsndfile, whose own reading of the granule positions gave
 /// other lengths on files other encoders made (LMMS's samples: 1,024 frames more than `oggdec`,
