@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "FLACFormatsTests", dependencies: ["FLACFormats", "AudioFormats", "SoundFile", "MallocCounter", "TestSupport"]),
         .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "AudioFormats", "TestSupport"]),
         .testTarget(name: "Mpg123FormatsTests", dependencies: ["Mpg123Formats", "AudioFormats", "AudioNodes", "MallocCounter", "TestSupport"]),
-        .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "TestSupport"]),
+        .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "VorbisFormats", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter", "TestSupport"]),

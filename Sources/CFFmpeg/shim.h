@@ -1,5 +1,6 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavcodec/vorbis_parser.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <dlfcn.h>
@@ -14,6 +15,7 @@ static const int CFFMPEG_AVERROR_DECODER_NOT_FOUND = AVERROR_DECODER_NOT_FOUND;
 static const int CFFMPEG_CODEC_FLAG_BITEXACT = AV_CODEC_FLAG_BITEXACT;
 static const int CFFMPEG_CODEC_FLAG_GLOBAL_HEADER = AV_CODEC_FLAG_GLOBAL_HEADER;
 static const int CFFMPEG_CODEC_FLAG_QSCALE = AV_CODEC_FLAG_QSCALE;
+static const int CFFMPEG_CODEC_FLAG2_SKIP_MANUAL = AV_CODEC_FLAG2_SKIP_MANUAL;
 
 /*
  * The binary does not link FFmpeg's libraries: they are opened with dlopen on first use, and
@@ -29,7 +31,8 @@ static const int CFFMPEG_CODEC_FLAG_QSCALE = AV_CODEC_FLAG_QSCALE;
     X(avcodec_alloc_context3) X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_free_context) \
     X(avcodec_descriptor_get) X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(avcodec_send_packet) \
     X(avcodec_receive_frame) X(avcodec_find_encoder_by_name) X(avcodec_parameters_from_context) X(avcodec_send_frame) \
-    X(avcodec_receive_packet) X(av_packet_rescale_ts)
+    X(avcodec_receive_packet) X(av_packet_rescale_ts) X(avcodec_flush_buffers) X(av_packet_move_ref) \
+    X(av_vorbis_parse_init) X(av_vorbis_parse_frame) X(av_vorbis_parse_free)
 #define CFFMPEG_AVFORMAT_FUNCTIONS(X) \
     X(avio_alloc_context) X(avio_context_free) X(avformat_alloc_context) X(avformat_open_input) \
     X(avformat_find_stream_info) X(av_find_best_stream) X(avformat_close_input) X(av_read_frame) \

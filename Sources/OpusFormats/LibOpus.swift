@@ -70,12 +70,21 @@ final class OggOpusStream {
     }
 
     /// Decodes up to `frames` interleaved frames into `buffer`, the pre-skip dropped; fewer
-    /// only at the end of the stream (its last packet's padding is the caller's to cut).
+    /// only at the end of the stream (its last packet's padding is the caller's to cut). Where
+    /// the buffer has room for the largest packet, libopus decodes straight into it (a copy of
+    /// every sample less).
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         var done = 0
         while done < frames {
             if handedOut == decodedFrames {
-                guard try decodeNextPacket() else { break }
+                if frames - done >= Self.maximumPacketFrames {
+                    guard let got = try decodeNextPacket(into: buffer + done * channelCount) else { break }
+                    done += got
+                    continue
+                }
+                guard let got = try decodeNextPacket(into: decoded) else { break }
+                decodedFrames = got
+                handedOut = 0
                 continue
             }
             let count = min(frames - done, decodedFrames - handedOut)
@@ -108,13 +117,14 @@ final class OggOpusStream {
         atEnd = true
     }
 
-    /// Decodes the next audio packet into `decoded`, leaving out what is pre-skip; false at the end.
-    private func decodeNextPacket() throws(AudioFormatError) -> Bool {
+    /// Decodes the next audio packet into `target`, which holds the largest packet, leaving out
+    /// what is pre-skip; the frames it gives, nil at the end.
+    private func decodeNextPacket(into target: UnsafeMutablePointer<Float>) throws(AudioFormatError) -> Int? {
         while !atEnd {
-            guard try nextPacket() else { return false }
+            guard try nextPacket() else { return nil }
             packetCount += 1
             if packetCount <= 2 { continue }
-            let got = opus_decode_float(decoder, packet.packet, Int32(clamping: packet.bytes), decoded, Int32(Self.maximumPacketFrames), 0)
+            let got = opus_decode_float(decoder, packet.packet, Int32(clamping: packet.bytes), target, Int32(Self.maximumPacketFrames), 0)
             guard got >= 0 else {
                 throw AudioFormatError(path: path, kind: .invalidFile, reason:
                     "it is damaged: an Opus packet does not decode (\(String(cString: opus_strerror(got))))")
@@ -123,13 +133,11 @@ final class OggOpusStream {
             samplesDecoded += Int64(got)
             guard skipped < got else { continue }
             if skipped > 0 {
-                decoded.update(from: decoded + skipped * channelCount, count: (Int(got) - skipped) * channelCount)
+                target.update(from: target + skipped * channelCount, count: (Int(got) - skipped) * channelCount)
             }
-            decodedFrames = Int(got) - skipped
-            handedOut = 0
-            return true
+            return Int(got) - skipped
         }
-        return false
+        return nil
     }
 
     /// Takes the next packet into `packet`, reading pages as needed; false at the end.

@@ -4,7 +4,8 @@ import Testing
 
 /// The fast Ogg decoding paths against the reference decoders (`oggdec`, `opusdec`; `oggenc` and
 /// `opusenc` make the inputs; `make deps` installs vorbis-tools and opus-tools): Vorbis decoded in
-/// stretches on several threads equals `oggdec` sample for sample, Opus decoded by libopus's
+/// stretches on several threads (by FFmpeg's decoder, where the build has it) stays within one
+/// step at 16 bits of `oggdec`, at its length, Opus decoded by libopus's
 /// one-stream decoder equals `opusdec` and libsndfile exactly, at the same lengths, and what
 /// that decoder declines (a pipe, a chained stream) is read by libsndfile as before.
 @Suite struct OggDecodingTests {
@@ -31,8 +32,10 @@ import Testing
         #expect(try aurender([folder.file("x.ogg"), folder.file("ours.wav"), "--bits", "16", "--dither", "none"]).status == 0)
         try ReferenceDecoderTests.run("oggdec", ["-Q", "-o", folder.file("reference.wav"), folder.file("x.ogg")])
         let ours = try samples(of: folder.file("ours.wav")).samples
+        let reference = try samples(of: folder.file("reference.wav")).samples
         #expect(ours.count == frames * channels)
-        #expect(ours == (try samples(of: folder.file("reference.wav")).samples))
+        #expect(reference.count == ours.count)
+        #expect(zip(ours, reference).allSatisfy { abs($0 - $1) * 32_768 <= 1 }, "within one step of 16 bits")
     }
 
     @Test(arguments: [(frames: 480_000, channels: 2), (frames: 100_003, channels: 1)])

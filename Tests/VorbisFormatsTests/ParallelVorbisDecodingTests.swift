@@ -9,23 +9,9 @@ import TestSupport
 /// that does not decode whole hands the reading back to the one decoder. The files are made by
 /// `oggenc` (vorbis-tools, installed by `make deps`).
 @Suite struct ParallelVorbisDecodingTests {
-    /// `frames` frames of noise and a tone in `channels` channels at `rate`, encoded by oggenc at
-    /// `quality` into `folder`, its stream numbered `serial` (oggenc otherwise draws one at random,
-    /// and two links of a chain that drew the same number would not read as a chain); the Ogg
-    /// file's path.
+    /// An oggenc file (`OggVorbisFiles.encode`), which must be made.
     static func encode(frames: Int, channels: Int, rate: Int, quality: Int = 3, serial: Int = 1, in folder: TemporaryFolder) throws -> String {
-        let noise = Signal.noise(frames: frames * channels, amplitude: 0.2, seed: UInt64(frames))
-        let tone = Signal.sine(frequency: 441, sampleRate: Double(rate), frames: frames, amplitude: 0.4)
-        let samples = (0..<(frames * channels)).map { Int16(max(-32_768, min(32_767, (noise[$0] + tone[$0 / channels]) * 32_767))) }
-        let wav = folder.file("source-\(serial).wav"), ogg = folder.file("source-\(serial).ogg")
-        try WaveFile.write(WaveFile.bytes(channels: UInt16(channels), sampleRate: UInt32(rate), data: WaveFile.pcm16(samples)), to: wav)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/oggenc")
-        process.arguments = ["-Q", "-q", String(quality), "--serial", String(serial), "-o", ogg, wav]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return ogg
+        try #require(try OggVorbisFiles.encode(frames: frames, channels: channels, rate: rate, quality: quality, serial: serial, in: folder))
     }
 
     /// Every frame `path` decodes to with `workers` threads, read in blocks of `block` frames,

@@ -11,9 +11,15 @@ import VorbisFormats
 extension FormatRegistry {
     /// The decoders and encoders this build has, in order of preference: the one list of
     /// tenants. A new decoder or encoder is one `AudioFormatKind` and one line here. FFmpeg's
-    /// is there when the package's `FFmpeg` trait is on (the default).
+    /// is there when the package's `FFmpeg` trait is on (the default), and then also lends its
+    /// Vorbis decoder to libvorbisfile's tenant for long files' stretches.
     public static let standard: FormatRegistry = {
-        var kinds: [any AudioFormatKind] = [VorbisFileFormats(), OpusFormats(), FLACFormats(), LibSndfileFormats(), Mpg123Formats()]
+        #if FFmpeg
+        let vorbis = VorbisFileFormats(stretchDecoders: FFmpegStretchDecoders())
+        #else
+        let vorbis = VorbisFileFormats()
+        #endif
+        var kinds: [any AudioFormatKind] = [vorbis, OpusFormats(), FLACFormats(), LibSndfileFormats(), Mpg123Formats()]
         #if FFmpeg
         kinds.append(FFmpegFormats())
         #endif

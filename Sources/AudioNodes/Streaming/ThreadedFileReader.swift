@@ -19,8 +19,9 @@ public final class ThreadedFileReader: FileSource {
     private var finished = false
 
     /// Starts reading `file` ahead, in `slotCount` blocks of `slotFrames` frames; `notify` is
-    /// told of every block read, on the worker's thread.
-    public init(file: any AudioDecoder, slotFrames: Int = 65536, slotCount: Int = 4, notify: (any RenderNotify)? = nil) {
+    /// told of every block read, on the worker's thread. Four blocks of 32,768 frames (1 MB of
+    /// stereo) keep the worker well ahead; 65,536 cost 1 MB more of peak memory for no speed.
+    public init(file: any AudioDecoder, slotFrames: Int = 32_768, slotCount: Int = 4, notify: (any RenderNotify)? = nil) {
         // Safe: only the worker decodes from here on; the format and length others read are fixed at open.
         nonisolated(unsafe) let reader = AudioFileReader(file: file, scratchFrames: slotFrames)
         format = reader.format
