@@ -156,7 +156,9 @@ INLINE void clip_block(float *const *phases, long start, long frames, aurender_c
         const double *x0 = p == 0 ? x[3] : x[p - 1], *u0 = p == 0 ? u[3] : u[p - 1], *i0 = p == 0 ? integral[3] : integral[p - 1];
         float *high = phases[p] + start;
         // Under the smallest step the mean of the curve is its value at the middle: tanh there
-        // is (1 − v)/(1 + v) with v = e^(−|x + x0|) = √(u·u0) for samples of one sign, √(min/max) else.
+        // is (1 − v)/(1 + v) with v = e^(−|x + x0|) = √(u·u0) for samples of one sign, √(min/max)
+        // else, that is (q − w)/(q + w) with w = √(u·u0) and q = 1, or q = max: the same one
+        // division as the mean's, chosen before it.
         if (hard) {
             for (long i = 0; i < frames; i++) {
                 double a = x0[i + before], b = x[p][i + 1], step = b - a, middle = (a + b) / 2;
@@ -168,11 +170,11 @@ INLINE void clip_block(float *const *phases, long start, long frames, aurender_c
             for (long i = 0; i < frames; i++) {
                 double a = x0[i + before], b = x[p][i + 1], step = b - a, middle = (a + b) / 2;
                 double ua = u0[i + before], ub = u[p][i + 1];
-                double smaller = ua < ub ? ua : ub, larger = ua < ub ? ub : ua;
-                double v = __builtin_elementwise_sqrt((a < 0) == (b < 0) ? ua * ub : smaller / larger);
-                double magnitude = (1 - v) / (1 + v), tanh_middle = middle < 0 ? -magnitude : magnitude;
-                double mean = (integral[p][i + 1] - i0[i + before]) / step;
-                high[i] = (float)(__builtin_fabs(step) < 0.01 ? tanh_middle : mean);
+                double q = (a < 0) == (b < 0) ? 1 : (ua < ub ? ub : ua), w = __builtin_elementwise_sqrt(ua * ub);
+                double difference = middle < 0 ? w - q : q - w;
+                int small = __builtin_fabs(step) < 0.01;
+                double numerator = small ? difference : integral[p][i + 1] - i0[i + before];
+                high[i] = (float)(numerator / (small ? q + w : step));
             }
         }
     }
