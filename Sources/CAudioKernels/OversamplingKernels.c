@@ -1,88 +1,79 @@
-// The 4x oversampler's two polyphase FIRs over blocks of frames: the interpolator computes each
-// phase's taps only (never the stuffed zeros), the decimator each base frame only (never the
-// three high-rate samples it drops). Each vector lane is one frame summing its taps in the
-// scalar frame's order, so every path (and the scalar tail) gives the same bits.
+// The 4x oversampler's two cascaded 2x half-band IIR stages (each a sum of two chains of
+// first-order allpass sections in the polyphase domain), up and down, over blocks of frames of a
+// pair of channels. One vector of four lanes holds both branches of both channels, so every
+// section is one multiply and three adds for the four; the recursion runs frame by frame.
 #include "AudioKernels.h"
 #include "KernelDispatch.h"
 
-typedef float floats8 __attribute__((vector_size(32)));
-// The helpers on eight floats are always inlined, so no call passes one in an AVX register
-// that a baseline caller would pass in two; clang's warning about that ABI does not apply.
-#pragma clang diagnostic ignored "-Wpsabi"
+typedef float floats4 __attribute__((vector_size(16)));
 
-INLINE floats8 load8(const float *p) {
-    floats8 v;
-    __builtin_memcpy(&v, p, sizeof v);
+/// One allpass chain step per lane: section k maps its input v to a·(v − y₁) + x₁, where x₁
+/// and y₁ are the section's last input and output; `state` holds x₁ then y₁ per section.
+INLINE floats4 allpass(floats4 v, const floats4 *coefficients, floats4 *state, int sections) {
+    for (int k = 0; k < sections; k++) {
+        floats4 out = coefficients[k] * (v - state[2 * k + 1]) + state[2 * k];
+        state[2 * k] = v;
+        state[2 * k + 1] = out;
+        v = out;
+    }
     return v;
 }
 
-INLINE void store8(float *p, floats8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
-/// One sub-filter over frames from `i`, added into `sums` (32 frames, four vectors): each tap is
-/// read once for the 32 frames, each frame adding its taps in order.
-INLINE void taps32(const float *x, const float *c, int count, floats8 sums[4]) {
-    floats8 s0 = sums[0], s1 = sums[1], s2 = sums[2], s3 = sums[3];
-    for (int k = 0; k < count; k++) {
-        float tap = c[k];
-        s0 += tap * load8(x + k);
-        s1 += tap * load8(x + k + 8);
-        s2 += tap * load8(x + k + 16);
-        s3 += tap * load8(x + k + 24);
-    }
-    sums[0] = s0, sums[1] = s1, sums[2] = s2, sums[3] = s3;
+/// The two lanes' halves summed per channel: (v₀ + v₁)/2 in lane 0, (v₂ + v₃)/2 in lane 2.
+INLINE floats4 pair_means(floats4 v) {
+    floats4 swapped = __builtin_shufflevector(v, v, 1, 0, 3, 2);
+    return (v + swapped) * (floats4){0.5f, 0.5f, 0.5f, 0.5f};
 }
 
-/// As `taps32`, for 8 frames.
-INLINE floats8 taps8(const float *x, const float *c, int count, floats8 sum) {
-    for (int k = 0; k < count; k++) sum += c[k] * load8(x + k);
-    return sum;
+void aurender_halfband_up4(const float *const *in, long frames, const aurender_halfband_stages *stages,
+                           aurender_halfband_state *state, float *const *phases) {
+    floats4 c1[AURENDER_HALFBAND_FIRST_SECTIONS], c2[AURENDER_HALFBAND_SECOND_SECTIONS];
+    floats4 s1[2 * AURENDER_HALFBAND_FIRST_SECTIONS], s2[2 * AURENDER_HALFBAND_SECOND_SECTIONS];
+    __builtin_memcpy(c1, stages->first, sizeof c1);
+    __builtin_memcpy(c2, stages->second, sizeof c2);
+    __builtin_memcpy(s1, state->first, sizeof s1);
+    __builtin_memcpy(s2, state->second, sizeof s2);
+    const float *in0 = in[0], *in1 = in[1];
+    float *a0 = phases[0], *a1 = phases[1], *a2 = phases[2], *a3 = phases[3];
+    float *b0 = phases[4], *b1 = phases[5], *b2 = phases[6], *b3 = phases[7];
+    for (long i = 0; i < frames; i++) {
+        // Lanes: channel 0's branches 0 and 1, channel 1's; branch 0 gives the even output, 1 the odd.
+        floats4 twice = allpass((floats4){in0[i], in0[i], in1[i], in1[i]}, c1, s1, AURENDER_HALFBAND_FIRST_SECTIONS);
+        floats4 even = allpass(__builtin_shufflevector(twice, twice, 0, 0, 2, 2), c2, s2, AURENDER_HALFBAND_SECOND_SECTIONS);
+        floats4 odd = allpass(__builtin_shufflevector(twice, twice, 1, 1, 3, 3), c2, s2, AURENDER_HALFBAND_SECOND_SECTIONS);
+        a0[i] = even[0], a1[i] = even[1], a2[i] = odd[0], a3[i] = odd[1];
+        b0[i] = even[2], b1[i] = even[3], b2[i] = odd[2], b3[i] = odd[3];
+    }
+    __builtin_memcpy(state->first, s1, sizeof s1);
+    __builtin_memcpy(state->second, s2, sizeof s2);
 }
 
-/// As `taps32`, for one frame.
-INLINE float taps1(const float *x, const float *c, int count, float sum) {
-    for (int k = 0; k < count; k++) sum += c[k] * x[k];
-    return sum;
+void aurender_halfband_down4(const float *const *phases, long frames, const aurender_halfband_stages *stages,
+                             aurender_halfband_state *state, float *const *out) {
+    floats4 c1[AURENDER_HALFBAND_FIRST_SECTIONS], c2[AURENDER_HALFBAND_SECOND_SECTIONS];
+    floats4 s1[2 * AURENDER_HALFBAND_FIRST_SECTIONS], s2[2 * AURENDER_HALFBAND_SECOND_SECTIONS];
+    __builtin_memcpy(c1, stages->first, sizeof c1);
+    __builtin_memcpy(c2, stages->second, sizeof c2);
+    __builtin_memcpy(s1, state->first, sizeof s1);
+    __builtin_memcpy(s2, state->second, sizeof s2);
+    const float *a0 = phases[0], *a1 = phases[1], *a2 = phases[2], *a3 = phases[3];
+    const float *b0 = phases[4], *b1 = phases[5], *b2 = phases[6], *b3 = phases[7];
+    float last0 = state->last[0], last1 = state->last[1];
+    float *out0 = out[0], *out1 = out[1];
+    for (long i = 0; i < frames; i++) {
+        // Second stage: half-rate sample 2i from high-rate 4i (branch 0) and 4i − 1 (branch 1),
+        // 2i + 1 from 4i + 2 and 4i + 1.
+        floats4 first = pair_means(allpass((floats4){a0[i], last0, b0[i], last1}, c2, s2, AURENDER_HALFBAND_SECOND_SECTIONS));
+        floats4 second = pair_means(allpass((floats4){a2[i], a1[i], b2[i], b1[i]}, c2, s2, AURENDER_HALFBAND_SECOND_SECTIONS));
+        last0 = a3[i], last1 = b3[i];
+        // First stage: base frame i from half-rate 2i + 1 (branch 0) and 2i (branch 1).
+        floats4 frame = pair_means(allpass((floats4){second[0], first[0], second[2], first[2]}, c1, s1, AURENDER_HALFBAND_FIRST_SECTIONS));
+        out0[i] = frame[0], out1[i] = frame[2];
+    }
+    state->last[0] = last0, state->last[1] = last1;
+    __builtin_memcpy(state->first, s1, sizeof s1);
+    __builtin_memcpy(state->second, s2, sizeof s2);
 }
-
-INLINE void polyphase_up(const float *oldest, long frames, const float *taps, int count, float *const *phases) {
-    for (int phase = 0; phase < 4; phase++) {
-        const float *c = taps + phase * count;
-        float *out = phases[phase];
-        long i = 0;
-        for (; i + 32 <= frames; i += 32) {
-            floats8 sums[4] = {{0}, {0}, {0}, {0}};
-            taps32(oldest + i, c, count, sums);
-            for (int v = 0; v < 4; v++) store8(out + i + 8 * v, sums[v]);
-        }
-        for (; i + 8 <= frames; i += 8) store8(out + i, taps8(oldest + i, c, count, (floats8){0}));
-        for (; i < frames; i++) out[i] = taps1(oldest + i, c, count, 0);
-    }
-}
-
-INLINE void polyphase_down(const float *const *oldest, long frames, const float *taps, int count, float *out) {
-    long i = 0;
-    for (; i + 32 <= frames; i += 32) {
-        floats8 sums[4] = {{0}, {0}, {0}, {0}};
-        for (int phase = 0; phase < 4; phase++) taps32(oldest[phase] + i, taps + phase * count, count, sums);
-        for (int v = 0; v < 4; v++) store8(out + i + 8 * v, sums[v]);
-    }
-    for (; i + 8 <= frames; i += 8) {
-        floats8 sum = {0};
-        for (int phase = 0; phase < 4; phase++) sum = taps8(oldest[phase] + i, taps + phase * count, count, sum);
-        store8(out + i, sum);
-    }
-    for (; i < frames; i++) {
-        float sum = 0;
-        for (int phase = 0; phase < 4; phase++) sum = taps1(oldest[phase] + i, taps + phase * count, count, sum);
-        out[i] = sum;
-    }
-}
-
-KERNEL(void, aurender_polyphase_up, (const float *oldest, long frames, const float *taps, int count, float *const *phases),
-       (oldest, frames, taps, count, phases), polyphase_up(oldest, frames, taps, count, phases);)
-
-KERNEL(void, aurender_polyphase_down, (const float *const *oldest, long frames, const float *taps, int count, float *out),
-       (oldest, frames, taps, count, out), polyphase_down(oldest, frames, taps, count, out);)
 
 /// e^t for −700 ≤ t ≤ 0 in double: t = k ln 2 + r with |r| ≤ ln 2 / 2, e^r by its Taylor
 /// series to r¹¹ (relative error under 1e-14), times 2^k built in the exponent bits.
@@ -165,7 +156,9 @@ INLINE void clip_block(float *const *phases, long start, long frames, aurender_c
         const double *x0 = p == 0 ? x[3] : x[p - 1], *u0 = p == 0 ? u[3] : u[p - 1], *i0 = p == 0 ? integral[3] : integral[p - 1];
         float *high = phases[p] + start;
         // Under the smallest step the mean of the curve is its value at the middle: tanh there
-        // is (1 − v)/(1 + v) with v = e^(−|x + x0|) = √(u·u0) for samples of one sign, √(min/max) else.
+        // is (1 − v)/(1 + v) with v = e^(−|x + x0|) = √(u·u0) for samples of one sign, √(min/max)
+        // else, that is (q − w)/(q + w) with w = √(u·u0) and q = 1, or q = max: the same one
+        // division as the mean's, chosen before it.
         if (hard) {
             for (long i = 0; i < frames; i++) {
                 double a = x0[i + before], b = x[p][i + 1], step = b - a, middle = (a + b) / 2;
@@ -177,11 +170,11 @@ INLINE void clip_block(float *const *phases, long start, long frames, aurender_c
             for (long i = 0; i < frames; i++) {
                 double a = x0[i + before], b = x[p][i + 1], step = b - a, middle = (a + b) / 2;
                 double ua = u0[i + before], ub = u[p][i + 1];
-                double smaller = ua < ub ? ua : ub, larger = ua < ub ? ub : ua;
-                double v = __builtin_elementwise_sqrt((a < 0) == (b < 0) ? ua * ub : smaller / larger);
-                double magnitude = (1 - v) / (1 + v), tanh_middle = middle < 0 ? -magnitude : magnitude;
-                double mean = (integral[p][i + 1] - i0[i + before]) / step;
-                high[i] = (float)(__builtin_fabs(step) < 0.01 ? tanh_middle : mean);
+                double q = (a < 0) == (b < 0) ? 1 : (ua < ub ? ub : ua), w = __builtin_elementwise_sqrt(ua * ub);
+                double difference = middle < 0 ? w - q : q - w;
+                int small = __builtin_fabs(step) < 0.01;
+                double numerator = small ? difference : integral[p][i + 1] - i0[i + before];
+                high[i] = (float)(numerator / (small ? q + w : step));
             }
         }
     }

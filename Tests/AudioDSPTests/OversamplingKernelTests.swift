@@ -3,9 +3,11 @@ import CAudioKernels
 import Foundation
 import Testing
 
-/// The 4x oversampler's kernels give the same bits on every instruction set (SSE2, AVX2), the
-/// FIRs the bits of a plain scalar reference written here, the clipper the mean of tanh (or of
-/// hard clipping) between samples as computed independently in Double.
+/// The 4x oversampler's half-band stages meet their band edges (their response computed here
+/// from the coefficients), its kernels give the bits of plain allpass chains written here for
+/// both channels of a pair in any slices, and the clipper gives the same bits on every
+/// instruction set (SSE2, AVX2) and the mean of tanh (or of hard clipping) between samples as
+/// computed independently in Double.
 @Suite(.serialized) struct OversamplingKernelTests {
     static func noise(_ count: Int, seed: UInt64, scale: Float = 1) -> [Float] {
         var state = seed | 1
@@ -26,49 +28,109 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 7, 8, 13, 256])
-    func theInterpolatorSumsEachPhasesTapsInOrderOnEveryPath(frames: Int) {
-        let count = 37
-        let input = Self.noise(count - 1 + frames, seed: 3), taps = Self.noise(4 * count, seed: 4, scale: 0.3)
-        var expected = [[Float]](repeating: [Float](repeating: 0, count: frames), count: 4)
-        for phase in 0..<4 {
-            for frame in 0..<frames {
-                var sum: Float = 0
-                for k in 0..<count { sum += taps[phase * count + k] * input[frame + k] }
-                expected[phase][frame] = sum
-            }
+    /// A half-band's gain at `frequency` (of its rate) from its coefficients, in Double:
+    /// ½(A₀(z²) + z⁻¹A₁(z²)), branch 0 taking the even-numbered sections.
+    static func gain(_ coefficients: [Double], at frequency: Double) -> Double {
+        let angle = -2 * Double.pi * frequency
+        let (zr, zi) = (cos(angle), sin(angle)), (z2r, z2i) = (cos(2 * angle), sin(2 * angle))
+        var branches = [(1.0, 0.0), (1.0, 0.0)]
+        for (index, a) in coefficients.enumerated() {
+            // (a + z⁻²) / (1 + a z⁻²)
+            let (nr, ni) = (a + z2r, z2i), (dr, di) = (1 + a * z2r, a * z2i), d = dr * dr + di * di
+            let (sr, si) = ((nr * dr + ni * di) / d, (ni * dr - nr * di) / d)
+            let (br, bi) = branches[index % 2]
+            branches[index % 2] = (br * sr - bi * si, br * si + bi * sr)
         }
-        let results = Self.onEveryPath { () -> [[Float]] in
-            let phases = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: frames) }
-            defer { phases.forEach { $0.deallocate() } }
-            let pointers: [UnsafeMutablePointer<Float>?] = phases
-            aurender_polyphase_up(input, frames, taps, Int32(count), pointers)
-            return phases.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
-        }
-        for result in results { #expect(result.map(Self.bits) == expected.map(Self.bits)) }
+        let (ar, ai) = branches[0], (br, bi) = branches[1]
+        let real = 0.5 * (ar + zr * br - zi * bi), imaginary = 0.5 * (ai + zr * bi + zi * br)
+        return (real * real + imaginary * imaginary).squareRoot()
     }
 
-    @Test(arguments: [1, 7, 8, 13, 256])
-    func theDecimatorSumsPhaseByPhaseTapByTapOnEveryPath(frames: Int) {
-        let count = 38
-        let phases = (0..<4).map { Self.noise(count - 1 + frames, seed: UInt64(10 + $0)) }
-        let taps = Self.noise(4 * count, seed: 5, scale: 0.3)
-        let expected = (0..<frames).map { frame in
-            var sum: Float = 0
-            for phase in 0..<4 { for k in 0..<count { sum += taps[phase * count + k] * phases[phase][frame + k] } }
-            return sum
+    @Test func theFirstStagePassesTo19kHzAndStopsImagesAndAliases90dBDown() {
+        let first = OversamplerDesign.standard.first, edge = 19.0 / 88.2
+        let passband = stride(from: 0.0, through: edge, by: edge / 2000).map { 20 * log10(Self.gain(first, at: $0)) }
+        let stopband = stride(from: 0.5 - edge, through: 0.5, by: edge / 2000).map { 20 * log10(Self.gain(first, at: $0)) }
+        #expect(passband.allSatisfy { abs($0) < 0.0001 }, "passband from \(passband.min()!) dB")
+        #expect(stopband.max()! < -89, "stopband up to \(stopband.max()!) dB")
+    }
+
+    @Test func theSecondStageStopsWhatTheFirstPasses100dBDown() {
+        let second = OversamplerDesign.standard.second
+        // At twice the base rate the first stage's band ends at 25.1/176.4; its images start at 0.5 minus that.
+        let passband = stride(from: 0.0, through: 25.1 / 176.4, by: 0.0001).map { 20 * log10(Self.gain(second, at: $0)) }
+        let stopband = stride(from: 0.35, through: 0.5, by: 0.0001).map { 20 * log10(Self.gain(second, at: $0)) }
+        #expect(passband.allSatisfy { abs($0) < 0.0001 }, "passband from \(passband.min()!) dB")
+        #expect(stopband.max()! < -99, "stopband up to \(stopband.max()!) dB")
+    }
+
+    /// The allpass chain of one branch, as the kernels run it in Float.
+    struct Chain {
+        let coefficients: [Float]
+        var inputs: [Float], outputs: [Float]
+        init(_ coefficients: [Float]) {
+            self.coefficients = coefficients
+            inputs = [Float](repeating: 0, count: coefficients.count)
+            outputs = inputs
         }
-        let results = Self.onEveryPath { () -> [Float] in
-            var output = [Float](repeating: 0, count: frames)
-            phases[0].withUnsafeBufferPointer { p0 in phases[1].withUnsafeBufferPointer { p1 in
-                phases[2].withUnsafeBufferPointer { p2 in phases[3].withUnsafeBufferPointer { p3 in
-                    let pointers: [UnsafePointer<Float>?] = [p0.baseAddress, p1.baseAddress, p2.baseAddress, p3.baseAddress]
-                    aurender_polyphase_down(pointers, frames, taps, Int32(count), &output)
-                } }
-            } }
-            return output
+        mutating func run(_ value: Float) -> Float {
+            var v = value
+            for k in coefficients.indices {
+                let out = coefficients[k] * (v - outputs[k]) + inputs[k]
+                inputs[k] = v
+                outputs[k] = out
+                v = out
+            }
+            return v
         }
-        for result in results { #expect(Self.bits(result) == Self.bits(expected)) }
+    }
+
+    /// The 4x path up and down for one channel, written plainly: the high-rate samples between.
+    static func reference(_ input: [Float], design: OversamplerDesign) -> (high: [Float], output: [Float]) {
+        func branches(_ coefficients: [Double]) -> [Chain] {
+            [0, 1].map { branch in Chain(stride(from: branch, to: coefficients.count, by: 2).map { Float(coefficients[$0]) }) }
+        }
+        var up1 = branches(design.first), up2 = branches(design.second)
+        var high: [Float] = []
+        for x in input {
+            for half in [up1[0].run(x), up1[1].run(x)] { high += [up2[0].run(half), up2[1].run(half)] }
+        }
+        var down1 = branches(design.first), down2 = branches(design.second)
+        var output: [Float] = [], last: Float = 0
+        for frame in input.indices {
+            let s = Array(high[(4 * frame)..<(4 * frame + 4)])
+            let even = (down2[0].run(s[0]) + down2[1].run(last)) * 0.5
+            let odd = (down2[0].run(s[2]) + down2[1].run(s[1])) * 0.5
+            last = s[3]
+            output.append((down1[0].run(odd) + down1[1].run(even)) * 0.5)
+        }
+        return (high, output)
+    }
+
+    @Test(arguments: [1, 7, 100, 256])
+    func theHalfBandKernelsRunBothChannelsAsThePlainChainsDoInAnySlices(block: Int) {
+        let design = OversamplerDesign.standard, frames = 1000
+        let channels = [Self.noise(frames, seed: 21), Self.noise(frames, seed: 22, scale: 0.5)]
+        let pair = OversamplerPair(design: design)
+        defer { pair.release() }
+        var highs = [[Float]](repeating: [], count: 2), outputs = [[Float]](repeating: [], count: 2)
+        var start = 0
+        while start < frames {
+            let count = min(block, frames - start)
+            for c in 0..<2 { pair.input(c).update(from: Array(channels[c][start..<(start + count)]), count: count) }
+            pair.interpolate(frames: count)
+            for c in 0..<2 {
+                let phases = pair.phases(c)
+                for i in 0..<count { for p in 0..<4 { highs[c].append(phases[p]![i]) } }
+            }
+            pair.decimate(frames: count)
+            for c in 0..<2 { outputs[c] += Array(UnsafeBufferPointer(start: pair.output(c), count: count)) }
+            start += count
+        }
+        for c in 0..<2 {
+            let expected = Self.reference(channels[c], design: design)
+            #expect(Self.bits(highs[c]) == Self.bits(expected.high))
+            #expect(Self.bits(outputs[c]) == Self.bits(expected.output))
+        }
     }
 
     @Test func theSoftClipAntiderivativeIsLogCosh() {

@@ -52,7 +52,8 @@ public final class Distortion {
     public let latency: Int
     /// The channels it runs.
     public let channelCount: Int
-    private let channels: [OversamplerChannel]
+    /// The oversamplers, one per pair of channels (a lone last channel paired with silence).
+    private let pairs: [OversamplerPair]
     /// Per channel: the last high-rate input, its antiderivative, the held sample and the frames it has left.
     private let previous: UnsafeMutablePointer<Double>
     private let previousIntegral: UnsafeMutablePointer<Double>
@@ -69,7 +70,7 @@ public final class Distortion {
         self.channelCount = channelCount
         self.settings = settings
         latency = design.latency
-        channels = (0..<channelCount).map { _ in OversamplerChannel(design: design) }
+        pairs = (0..<((channelCount + 1) / 2)).map { _ in OversamplerPair(design: design) }
         previous = .allocate(capacity: channelCount)
         previousIntegral = .allocate(capacity: channelCount)
         held = .allocate(capacity: channelCount)
@@ -80,7 +81,7 @@ public final class Distortion {
     }
 
     deinit {
-        for channel in channels { channel.release() }
+        for pair in pairs { pair.release() }
         previous.deallocate()
         previousIntegral.deallocate()
         held.deallocate()
@@ -90,7 +91,7 @@ public final class Distortion {
 
     /// Clears the state, as when made.
     public func reset() {
-        for channel in channels { channel.reset() }
+        for pair in pairs { pair.reset() }
         previous.initialize(repeating: 0, count: channelCount)
         previousIntegral.initialize(repeating: Self.integral(0, settings.shape), count: channelCount)
         held.initialize(repeating: 0, count: channelCount)
@@ -111,67 +112,77 @@ public final class Distortion {
     /// Distorts `frames` frames of `input` into `output` (one pointer per channel; not the same buffers).
     public func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         let wet = Float(max(0, min(1, settings.wet))), dryShare = 1 - wet
-        let shape = settings.shape, gain = gain
+        let gain = gain
         let levels = Double(1 << (max(1, min(24, settings.bits)) - 1))
         let hold = OversamplerDesign.factor * max(1, min(64, settings.decimation))
         let latency = latency
-        for channel in 0..<channelCount {
-            let source = input[channel], destination = output[channel], dryLine = dry + channel * max(1, latency)
-            let state = channels[channel]
-            var last = previous[channel], lastIntegral = previousIntegral[channel]
-            var heldValue = held[channel], left = holdLeft[channel]
+        for pairIndex in pairs.indices {
+            let pair = pairs[pairIndex], members = (2 * pairIndex)..<min(channelCount, 2 * pairIndex + 2)
             var start = 0
             while start < frames {
-                let count = min(OversamplerChannel.blockFrames, frames - start)
-                state.input.update(from: source + start, count: count)
-                state.interpolate(frames: count)
-                switch shape {
-                case .soft, .hard:
-                    var clipper = aurender_clipper(gain: gain, hard: shape == .hard ? 1 : 0, last: last, last_integral: lastIntegral)
-                    aurender_clip_antiderivative(state.phases, count, &clipper)
-                    last = clipper.last
-                    lastIntegral = clipper.last_integral
-                case .crush, .decimate:
-                    for frame in 0..<count {
-                        for index in 0..<4 {
-                            let high = state.phase(index)
-                            let x = gain * Double(high[frame])
-                            let y: Double
-                            if shape == .crush {
-                                // Rounded to the nearest level by the float trick: adding 1.5 × 2⁵² leaves no fraction.
-                                y = ((min(1, max(-1, (x + last) / 2)) * levels + 0x1.8p52) - 0x1.8p52) / levels
-                            } else {
-                                if left == 0 {
-                                    heldValue = min(1, max(-1, (x + last) / 2))
-                                    left = hold
-                                }
-                                left -= 1
-                                y = heldValue
-                            }
-                            last = x
-                            high[frame] = Float(y)
-                        }
-                    }
+                let count = min(OversamplerPair.blockFrames, frames - start)
+                for channel in members { pair.input(channel - members.lowerBound).update(from: input[channel] + start, count: count) }
+                pair.interpolate(frames: count)
+                for channel in members {
+                    shape(pair.phases(channel - members.lowerBound), channel: channel, frames: count, gain: gain, levels: levels, hold: hold)
                 }
-                state.decimate(frames: count)
-                let distorted = state.output
-                // The dry signal `latency` frames back: the held frames, then the block's own.
-                let fromLine = min(latency, count)
-                for frame in 0..<fromLine { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
-                for frame in fromLine..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
-                if count >= latency {
-                    dryLine.update(from: source + start + count - latency, count: latency)
-                } else {
-                    memmove(dryLine, dryLine + count, (latency - count) * MemoryLayout<Float>.size)
-                    (dryLine + latency - count).update(from: source + start, count: count)
+                pair.decimate(frames: count)
+                for channel in members {
+                    let source = input[channel], destination = output[channel], dryLine = dry + channel * max(1, latency)
+                    let distorted = pair.output(channel - members.lowerBound)
+                    // The dry signal `latency` frames back: the held frames, then the block's own.
+                    let fromLine = min(latency, count)
+                    for frame in 0..<fromLine { destination[start + frame] = dryShare * dryLine[frame] + wet * distorted[frame] }
+                    for frame in fromLine..<count { destination[start + frame] = dryShare * source[start + frame - latency] + wet * distorted[frame] }
+                    if count >= latency {
+                        dryLine.update(from: source + start + count - latency, count: latency)
+                    } else {
+                        memmove(dryLine, dryLine + count, (latency - count) * MemoryLayout<Float>.size)
+                        (dryLine + latency - count).update(from: source + start, count: count)
+                    }
                 }
                 start += count
             }
-            previous[channel] = last
-            previousIntegral[channel] = lastIntegral
-            held[channel] = heldValue
-            holdLeft[channel] = left
         }
+    }
+
+    /// Runs the shape over one channel's `frames` high-rate frames in its four phases, in place.
+    private func shape(_ phases: UnsafePointer<UnsafeMutablePointer<Float>?>, channel: Int, frames: Int, gain: Double, levels: Double, hold: Int) {
+        let shape = settings.shape
+        var last = previous[channel], lastIntegral = previousIntegral[channel]
+        var heldValue = held[channel], left = holdLeft[channel]
+        switch shape {
+        case .soft, .hard:
+            var clipper = aurender_clipper(gain: gain, hard: shape == .hard ? 1 : 0, last: last, last_integral: lastIntegral)
+            aurender_clip_antiderivative(phases, frames, &clipper)
+            last = clipper.last
+            lastIntegral = clipper.last_integral
+        case .crush, .decimate:
+            for frame in 0..<frames {
+                for index in 0..<4 {
+                    let high = phases[index]!
+                    let x = gain * Double(high[frame])
+                    let y: Double
+                    if shape == .crush {
+                        // Rounded to the nearest level by the float trick: adding 1.5 × 2⁵² leaves no fraction.
+                        y = ((min(1, max(-1, (x + last) / 2)) * levels + 0x1.8p52) - 0x1.8p52) / levels
+                    } else {
+                        if left == 0 {
+                            heldValue = min(1, max(-1, (x + last) / 2))
+                            left = hold
+                        }
+                        left -= 1
+                        y = heldValue
+                    }
+                    last = x
+                    high[frame] = Float(y)
+                }
+            }
+        }
+        previous[channel] = last
+        previousIntegral[channel] = lastIntegral
+        held[channel] = heldValue
+        holdLeft[channel] = left
     }
 
     /// The antiderivative of a clipper's curve (`aurender_clip_integral`): log cosh x for tanh,

@@ -5,176 +5,148 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs one channel at four times its rate and back: a polyphase FIR interpolator, then
-/// whatever the caller does to the four samples of each frame, then a polyphase FIR decimator.
+/// Runs a pair of channels at four times their rate and back: two cascaded 2x half-band IIR
+/// stages up, whatever the caller does to the four samples of each frame, the same two down.
 ///
-/// Both filters are Kaiser-windowed sincs (80 dB) that pass up to 43 % of the base rate (19 kHz
-/// at 44.1 kHz) flat and stop from 57 % of it (where an image or an alias would fold back under
-/// 43 %), so a nonlinearity run at the high rate adds only what it makes below half the high
-/// rate. The interpolator has an odd length and the decimator an even one, so that
-/// with the half-sample delay of a first-order antiderivative step between them the whole path
-/// runs late by a whole number of base frames: `latency`.
-///
-/// Both run as polyphase filters (`aurender_polyphase_up`, `aurender_polyphase_down` in
-/// `CAudioKernels`): four sub-filters of about a quarter of the taps each, so the interpolator
-/// never multiplies the stuffed zeros and the decimator computes only the samples it keeps.
+/// Each stage is a polyphase half-band made of two chains of first-order allpass sections
+/// (Valenzuela and Constantinides' elliptic design, the one HIIR uses), computed here from
+/// their formula: ½(A₀(z²) + z⁻¹A₁(z²)) costs one multiply per section and sample of the lower
+/// rate instead of a long FIR's hundreds. The first stage passes up to 19/44.1 of the base rate
+/// (19 kHz at 44.1 kHz) and stops from 25.1/44.1 of it, 90 dB down, where an image or an alias
+/// would fold back under 19 kHz; the second, at twice the rate, has 0.2 of its rate as
+/// transition and stops 100 dB down. The phase is not linear: the path runs late by
+/// `latency` frames (whole, counting the half high-rate sample of an antiderivative step between
+/// the directions) at low frequencies, 0.3 frame more at 10 kHz.
 public struct OversamplerDesign: Sendable {
     /// The factor, fixed: four.
     public static let factor = 4
-    /// The interpolator's taps at the high rate (gain four, for the zeros stuffed between samples), by phase.
-    public let upPhases: [[Float]]
-    /// The decimator's taps at the high rate, newest sample first.
-    public let down: [Float]
-    /// Base frames the path runs late, counting a half high-rate sample between the filters.
-    public let latency: Int
-    /// Taps per phase of the interpolator and of the decimator (the longest phase's).
-    let upCount: Int, downCount: Int
-    /// The interpolator's four phases, `upCount` taps each, oldest first, zeros before a shorter phase.
-    let upKernel: [Float]
-    /// The decimator split by the phase of the high-rate sample each tap meets, `downCount` taps each, oldest first.
-    let downKernel: [Float]
+    /// The first stage's allpass coefficients, ascending (branch 0 takes the even-numbered ones).
+    public let first: [Double]
+    /// The second stage's.
+    public let second: [Double]
+    /// Base frames the path runs late at low frequencies.
+    public let latency = 4
+    /// The coefficients in the kernels' lanes.
+    let stages: aurender_halfband_stages
 
     /// The one design, for any rate (the filters scale with it).
-    public static let standard = OversamplerDesign(upLength: 145, downLength: 150)
+    public static let standard = OversamplerDesign()
 
-    init(upLength: Int, downLength: Int) {
-        precondition(upLength % 2 == 1 && downLength % 2 == 0)
-        let factor = Double(Self.factor)
-        func kaiser(_ length: Int) -> [Double] {
-            let beta = 0.1102 * (80 - 8.7)
-            return (0..<length).map { index in
-                let ratio = 2 * Double(index) / Double(length - 1) - 1
-                return Self.besselI0(beta * (1 - ratio * ratio).squareRoot()) / Self.besselI0(beta)
+    init() {
+        let passband = 19.0 / 44.1 / 2
+        first = Self.halfBand(coefficients: 2 * Int(AURENDER_HALFBAND_FIRST_SECTIONS), transition: 2 * (0.25 - passband))
+        second = Self.halfBand(coefficients: 2 * Int(AURENDER_HALFBAND_SECOND_SECTIONS), transition: 0.2)
+        var stages = aurender_halfband_stages()
+        func lanes(_ coefficients: [Double]) -> [Float] {
+            (0..<(coefficients.count / 2)).flatMap { section -> [Float] in
+                let branch0 = Float(coefficients[2 * section]), branch1 = Float(coefficients[2 * section + 1])
+                return [branch0, branch1, branch0, branch1]
             }
         }
-        func lowpass(_ length: Int, gain: Double) -> [Double] {
-            let cutoff = 0.5 / factor, middle = Double(length - 1) / 2, window = kaiser(length)
-            return (0..<length).map { index in
-                let t = Double(index) - middle
-                let sinc = t == 0 ? 2 * cutoff : sin(2 * .pi * cutoff * t) / (.pi * t)
-                return gain * sinc * window[index]
-            }
-        }
-        let up = lowpass(upLength, gain: factor)
-        upPhases = (0..<Self.factor).map { phase in stride(from: phase, to: upLength, by: Self.factor).map { Float(up[$0]) } }
-        down = lowpass(downLength, gain: 1).map(Float.init)
-        // High-rate sample 4n + p is Σ up[4m + p]·x[n − m]; base frame n is Σ down[j]·s[4n + 3 − j],
-        // and s[4n + 3 − j] is phase p = 3 − j mod 4 of frame n − m for j = 4m + 3 − p.
-        let upCount = (upLength + 3) / 4, downCount = (downLength + 3) / 4
-        self.upCount = upCount
-        self.downCount = downCount
-        var upKernel = [Float](repeating: 0, count: 4 * upCount), downKernel = [Float](repeating: 0, count: 4 * downCount)
-        for phase in 0..<4 {
-            for k in 0..<upCount where upCount - 1 - k < upPhases[phase].count { upKernel[phase * upCount + k] = upPhases[phase][upCount - 1 - k] }
-            for k in 0..<downCount {
-                let tap = 4 * (downCount - 1 - k) + 3 - phase
-                if tap < down.count { downKernel[phase * downCount + k] = down[tap] }
-            }
-        }
-        self.upKernel = upKernel
-        self.downKernel = downKernel
-        // The decimator gives a frame when the last of its four high-rate samples is in, three after the frame's first.
-        let highRateDelay = Double(upLength - 1) / 2 + Double(downLength - 1) / 2 + 0.5 - (factor - 1)
-        precondition(highRateDelay.truncatingRemainder(dividingBy: factor) == 0)
-        latency = Int(highRateDelay / factor)
+        let firstLanes = lanes(first), secondLanes = lanes(second)
+        withUnsafeMutableBytes(of: &stages.first) { $0.bindMemory(to: Float.self).update(fromContentsOf: firstLanes) }
+        withUnsafeMutableBytes(of: &stages.second) { $0.bindMemory(to: Float.self).update(fromContentsOf: secondLanes) }
+        self.stages = stages
     }
 
-    /// The modified Bessel function of the first kind, order zero, by its series.
-    private static func besselI0(_ x: Double) -> Double {
-        var sum = 1.0, term = 1.0, k = 1.0
-        while term > 1e-12 * sum {
-            term *= (x / (2 * k)) * (x / (2 * k))
-            sum += term
-            k += 1
+    /// The allpass coefficients of an elliptic half-band with `coefficients` sections whose
+    /// transition band is `transition` of the sampling rate wide around a quarter of it: from
+    /// the filter's selectivity k and the nome q of its elliptic functions, each section's pole
+    /// by the theta-function series.
+    public static func halfBand(coefficients: Int, transition: Double) -> [Double] {
+        let k = pow(tan((1 - 2 * transition) * .pi / 4), 2)
+        let root = pow(1 - k * k, 0.25)
+        let e = 0.5 * (1 - root) / (1 + root)
+        let q = e + 2 * pow(e, 5) + 15 * pow(e, 9) + 150 * pow(e, 13)
+        let order = Double(2 * coefficients + 1)
+        return (1...coefficients).map { index in
+            let c = Double(index)
+            var numerator = 0.0, denominator = 1.0
+            for j in 0..<20 {
+                let sign = j % 2 == 0 ? 1.0 : -1.0, jj = Double(j)
+                numerator += sign * pow(q, jj * (jj + 1)) * sin((2 * jj + 1) * c * .pi / order)
+                if j > 0 { denominator += 2 * sign * pow(q, jj * jj) * cos(2 * jj * c * .pi / order) }
+            }
+            let w = 2 * pow(q, 0.25) * numerator / denominator, w2 = w * w
+            let x = ((1 - w2 * k) * (1 - w2 / k)).squareRoot() / (1 + w2)
+            return (1 - x) / (1 + x)
         }
-        return sum
     }
 }
 
-/// The running state of one channel through an `OversamplerDesign`, worked a block at a time:
-/// the block's base frames after the interpolator's history, the block's four high-rate phases
-/// after the decimator's history, and the decimated block.
+/// The running state of a pair of channels through an `OversamplerDesign`, worked a block at a
+/// time: the block's base frames in, its four high-rate phases per channel, the decimated block.
 ///
-/// A caller writes up to `blockFrames` frames at `input`, calls `interpolate(frames:)`, changes
-/// the high-rate samples at `phase(_:)` as it likes, then calls `decimate(frames:)`, which
-/// leaves the base frames at `output` and keeps the history for the next block.
-public struct OversamplerChannel {
+/// A caller writes up to `blockFrames` frames per channel at `input(_:)`, calls
+/// `interpolate(frames:)`, changes the high-rate samples at `phases(_:)` as it likes, then calls
+/// `decimate(frames:)`, which leaves the base frames at `output(_:)`. A lone channel runs as a
+/// pair with a silent second.
+public struct OversamplerPair {
     /// The most frames a block holds.
     public static let blockFrames = 256
-    private let upKernel: UnsafeMutablePointer<Float>
-    private let downKernel: UnsafeMutablePointer<Float>
-    private let upCount: Int32
-    private let downCount: Int32
-    private let inputs: UnsafeMutablePointer<Float>
-    private let highs: UnsafeMutablePointer<Float>
-    private let writeHighs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    private let readHighs: UnsafeMutablePointer<UnsafePointer<Float>?>
-    /// Where the caller writes a block's base frames.
-    public let input: UnsafeMutablePointer<Float>
-    /// Where `decimate(frames:)` leaves the block's base frames.
-    public let output: UnsafeMutablePointer<Float>
+    private let stages: UnsafeMutablePointer<aurender_halfband_stages>
+    private let up: UnsafeMutablePointer<aurender_halfband_state>
+    private let down: UnsafeMutablePointer<aurender_halfband_state>
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let highs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let storage: UnsafeMutablePointer<Float>
 
     /// Makes the state (allocating); `release()` frees it.
     public init(design: OversamplerDesign) {
-        upCount = Int32(design.upCount)
-        downCount = Int32(design.downCount)
-        upKernel = .allocate(capacity: design.upKernel.count)
-        upKernel.initialize(from: design.upKernel, count: design.upKernel.count)
-        downKernel = .allocate(capacity: design.downKernel.count)
-        downKernel.initialize(from: design.downKernel, count: design.downKernel.count)
-        let upHistory = design.upCount - 1, phaseLength = design.downCount - 1 + Self.blockFrames
-        inputs = .allocate(capacity: upHistory + Self.blockFrames)
-        input = inputs + upHistory
-        highs = .allocate(capacity: 4 * phaseLength)
-        writeHighs = .allocate(capacity: 4)
-        readHighs = .allocate(capacity: 4)
-        for phase in 0..<4 {
-            readHighs[phase] = UnsafePointer(highs + phase * phaseLength)
-            writeHighs[phase] = highs + phase * phaseLength + design.downCount - 1
+        stages = .allocate(capacity: 1)
+        stages.initialize(to: design.stages)
+        up = .allocate(capacity: 1)
+        down = .allocate(capacity: 1)
+        inputs = .allocate(capacity: 2)
+        outputs = .allocate(capacity: 2)
+        highs = .allocate(capacity: 8)
+        let block = Self.blockFrames
+        storage = .allocate(capacity: 12 * block)
+        for channel in 0..<2 {
+            inputs[channel] = UnsafePointer(storage + channel * block)
+            outputs[channel] = storage + (2 + channel) * block
         }
-        output = .allocate(capacity: Self.blockFrames)
+        for phase in 0..<8 { highs[phase] = storage + (4 + phase) * block }
         reset()
     }
 
     /// Frees the state.
     public func release() {
-        upKernel.deallocate()
-        downKernel.deallocate()
+        stages.deallocate()
+        up.deallocate()
+        down.deallocate()
         inputs.deallocate()
+        outputs.deallocate()
         highs.deallocate()
-        writeHighs.deallocate()
-        readHighs.deallocate()
-        output.deallocate()
+        storage.deallocate()
     }
 
     /// Clears the history.
     public func reset() {
-        inputs.initialize(repeating: 0, count: Int(upCount) - 1 + Self.blockFrames)
-        highs.initialize(repeating: 0, count: 4 * (Int(downCount) - 1 + Self.blockFrames))
-        output.initialize(repeating: 0, count: Self.blockFrames)
+        up.initialize(to: aurender_halfband_state())
+        down.initialize(to: aurender_halfband_state())
+        storage.initialize(repeating: 0, count: 12 * Self.blockFrames)
     }
 
-    /// The block's four phases, for a kernel.
-    public var phases: UnsafePointer<UnsafeMutablePointer<Float>?> { UnsafePointer(writeHighs) }
+    /// Where the caller writes channel `channel`'s (0 or 1) block of base frames.
+    public func input(_ channel: Int) -> UnsafeMutablePointer<Float> { UnsafeMutablePointer(mutating: inputs[channel]!) }
 
-    /// The block's high-rate samples of `phase` (0 to 3): sample 4i + phase at index i.
-    @inline(__always)
-    public func phase(_ phase: Int) -> UnsafeMutablePointer<Float> { writeHighs[phase]! }
+    /// Where `decimate(frames:)` leaves channel `channel`'s block of base frames.
+    public func output(_ channel: Int) -> UnsafeMutablePointer<Float> { outputs[channel]! }
 
-    /// Interpolates the `frames` base frames at `input` into the four phases.
+    /// Channel `channel`'s four phases, for a kernel: `phases(c)[p][i]` is high-rate sample 4i + p.
+    public func phases(_ channel: Int) -> UnsafePointer<UnsafeMutablePointer<Float>?> { UnsafePointer(highs + 4 * channel) }
+
+    /// Interpolates the `frames` base frames at the inputs into the phases.
     public func interpolate(frames: Int) {
-        aurender_polyphase_up(inputs, frames, upKernel, upCount, writeHighs)
-        let history = Int(upCount) - 1
-        memmove(inputs, inputs + frames, history * MemoryLayout<Float>.size)
+        aurender_halfband_up4(inputs, frames, stages, up, highs)
     }
 
-    /// Decimates the four phases' `frames` high-rate frames into `output`.
+    /// Decimates the phases' `frames` high-rate frames into the outputs.
     public func decimate(frames: Int) {
-        aurender_polyphase_down(readHighs, frames, downKernel, downCount, output)
-        let history = Int(downCount) - 1
-        for phase in 0..<4 {
-            let start = UnsafeMutableRawPointer(mutating: readHighs[phase]!)
-            memmove(start, start + frames * MemoryLayout<Float>.size, history * MemoryLayout<Float>.size)
+        highs.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 8) { phases in
+            aurender_halfband_down4(phases, frames, stages, down, outputs)
         }
     }
 }

@@ -212,15 +212,34 @@ void aurender_spectrum_from_blocks(const float *blocked, long bins, float *inter
 /// so every instruction set gives the same bits. `sum` may not overlap the terms.
 void aurender_spectra_multiply_sum(const float *const *x, const float *const *h, int terms, long bins, float *sum);
 
-/// The 4x interpolator over `frames` base frames: `oldest` holds `count - 1` frames of history
-/// and then the block; `taps` holds four phases of `count` taps each, oldest first (zeros where
-/// a phase is shorter); `phases[p][i]` gets high-rate sample 4i + p.
-void aurender_polyphase_up(const float *oldest, long frames, const float *taps, int count, float *const *phases);
+/// Allpass sections per branch of the 4x oversampler's first 2x half-band stage (at the base
+/// rate) and of its second (at twice it).
+enum { AURENDER_HALFBAND_FIRST_SECTIONS = 3, AURENDER_HALFBAND_SECOND_SECTIONS = 2 };
 
-/// The 4x decimator over `frames` base frames: `oldest[p]` holds `count - 1` high-rate samples
-/// of phase p as history and then the block's; `taps` holds four phases of `count` taps each,
-/// oldest first; `out[i]` gets the sum over phases and taps, phase by phase, tap by tap.
-void aurender_polyphase_down(const float *const *oldest, long frames, const float *taps, int count, float *out);
+/// The two half-band stages' allpass coefficients, four lanes per section: branch 0's, branch
+/// 1's, branch 0's, branch 1's (the lanes hold two channels' two branches).
+typedef struct {
+    float first[4 * AURENDER_HALFBAND_FIRST_SECTIONS];
+    float second[4 * AURENDER_HALFBAND_SECOND_SECTIONS];
+} aurender_halfband_stages;
+
+/// One direction's running state for a pair of channels: each section's last input and output
+/// per lane, and (going down) each channel's last high-rate sample of the frame before.
+typedef struct {
+    float first[8 * AURENDER_HALFBAND_FIRST_SECTIONS];
+    float second[8 * AURENDER_HALFBAND_SECOND_SECTIONS];
+    float last[2];
+} aurender_halfband_state;
+
+/// Interpolates `frames` base frames of two channels (`in[0]`, `in[1]`) by 4 through the two
+/// stages: `phases[4c + p][i]` gets channel c's high-rate sample 4i + p.
+void aurender_halfband_up4(const float *const *in, long frames, const aurender_halfband_stages *stages,
+                           aurender_halfband_state *state, float *const *phases);
+
+/// Decimates two channels' high-rate samples (laid out as `aurender_halfband_up4` writes them)
+/// by 4 through the two stages into `frames` base frames at `out[0]`, `out[1]`.
+void aurender_halfband_down4(const float *const *phases, long frames, const aurender_halfband_stages *stages,
+                             aurender_halfband_state *state, float *const *out);
 
 /// A clipper's state between blocks: the drive gain, tanh or hard clipping, and the last
 /// high-rate driven sample with its antiderivative.
