@@ -1,5 +1,6 @@
 import Testing
 import AudioGraph
+import GraphTestSupport
 
 /// A kernel that answers late: output frame n is input frame n − `delay`, times `gain`, plus
 /// `feedback` times the output `delay` frames before (an echo that rings when feedback > 0).
@@ -70,7 +71,7 @@ struct BlockEffectNodeTests {
     @Test("the latency is hidden: output frame n is input frame n, with the input's length", arguments: [1, 7, 512, 4096])
     func latencyIsCompensated(sliceSize: Int) throws {
         let output = try chain(EchoKernelNode(delay: 300, gain: 0.5, tailLimit: nil), length: 10_000)
-        let rendered = try renderAll(output, sliceSize: sliceSize)
+        let rendered = try output.renderAll(sliceSize: sliceSize)
         #expect(rendered[0].count == 10_000)
         let wrong = (0..<10_000).filter { frame in
             (0..<2).contains { rendered[$0][frame] != 0.5 * RampSource.value(frame: frame, channel: $0) }
@@ -80,16 +81,16 @@ struct BlockEffectNodeTests {
 
     @Test("a fixed block length gives the same output as any other block")
     func fixedBlocksChangeNothing() throws {
-        let free = try renderAll(chain(EchoKernelNode(delay: 100, feedback: 0.5, tailLimit: 48000), length: 5000), sliceSize: 333)
-        let fixed = try renderAll(chain(EchoKernelNode(delay: 100, feedback: 0.5, tailLimit: 48000, fixedBlockLength: 64), length: 5000),
-                                  sliceSize: 1000)
+        let free = try chain(EchoKernelNode(delay: 100, feedback: 0.5, tailLimit: 48000), length: 5000).renderAll(sliceSize: 333)
+        let fixed = try chain(EchoKernelNode(delay: 100, feedback: 0.5, tailLimit: 48000, fixedBlockLength: 64), length: 5000)
+            .renderAll(sliceSize: 1000)
         #expect(free == fixed)
     }
 
     @Test("a tail rings on until it stays under −120 dBFS, ending at its last loud frame", arguments: [1, 100, 4096])
     func tailEndsAtTheLastLoudFrame(sliceSize: Int) throws {
         let length = 2000, delay = 100
-        let rendered = try renderAll(chain(EchoKernelNode(delay: delay, feedback: 0.5, tailLimit: 1_000_000), length: length), sliceSize: sliceSize)
+        let rendered = try chain(EchoKernelNode(delay: delay, feedback: 0.5, tailLimit: 1_000_000), length: length).renderAll(sliceSize: sliceSize)
         // The echo of the last input frames decays by half every `delay` frames: the last frame
         // at or above 1e-6 in either channel is found by running the recursion independently.
         let expected = (0..<2).map { channel in
@@ -108,7 +109,7 @@ struct BlockEffectNodeTests {
 
     @Test("the tail limit cuts a tail that would ring longer")
     func tailLimitCaps() throws {
-        let rendered = try renderAll(chain(EchoKernelNode(delay: 100, feedback: 0.9, tailLimit: 500), length: 2000), sliceSize: 256)
+        let rendered = try chain(EchoKernelNode(delay: 100, feedback: 0.9, tailLimit: 500), length: 2000).renderAll(sliceSize: 256)
         #expect(rendered[0].count == 2500)
     }
 
@@ -124,10 +125,10 @@ struct BlockEffectNodeTests {
         try graph.setRenderCallback(for: node) { flags, request, buffers in try source.callback(&flags, request, buffers) }
         try graph.connect(node, to: output)
         try graph.initialize()
-        let first = try renderAll(output, sliceSize: 512)
+        let first = try output.renderAll(sliceSize: 512)
         try graph.reset()
         source = RampSource(length: 3000, channels: 2)
-        let second = try renderAll(output, sliceSize: 512)
+        let second = try output.renderAll(sliceSize: 512)
         #expect(first[0].count > 3000)
         #expect(first == second)
     }

@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphTestSupport
 import MallocCounter
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     func outputIsTheSameForEverySliceSize(sliceSize: Int) throws {
         for length in [0, 1, 4095, 4097, 10007] {
             let (_, output, _) = try makeChain(length: length, channels: 2)
-            let rendered = try renderAll(output, sliceSize: sliceSize)
+            let rendered = try output.renderAll(sliceSize: sliceSize)
             #expect(rendered[0].count == length)
             #expect(rendered[1].count == length)
             for frame in 0..<length {
@@ -64,7 +65,7 @@ import Testing
         // A first full render instantiates the runtime's type metadata for every path (once per
         // process; tests run in parallel); the second is the steady state measured.
         let (_, warmUp, _) = try makeChain(length: 5000, channels: 2, maximumFrames: 512)
-        _ = try renderAll(warmUp, sliceSize: 512)
+        _ = try warmUp.renderAll(sliceSize: 512)
         let (_, output, source) = try makeChain(length: 2_000_000, channels: 2, maximumFrames: 512)
         source.recordsRequests = false
         let (slices, allocations) = try steadyStateAllocations(of: output, sliceSize: 512)

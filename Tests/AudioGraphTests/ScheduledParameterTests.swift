@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphTestSupport
 import MallocCounter
 import Testing
 
@@ -145,7 +146,7 @@ func makeLevelGraph(length: Int64, maximumFrames: Int = 4096) throws -> (Graph, 
         let (warmUpGraph, warmUpLevel, warmUp) = try makeLevelGraph(length: 100_000, maximumFrames: 512)
         try warmUpGraph.scheduleParameter(LevelNode.level, on: warmUpLevel, value: 2, atFrame: 300)
         try warmUpGraph.initialize()
-        _ = try renderAll(warmUp, sliceSize: 512)
+        _ = try warmUp.renderAll(sliceSize: 512)
         let (graph, level, output) = try makeLevelGraph(length: length, maximumFrames: 512)
         for index in 0..<2000 {
             try graph.scheduleParameter(LevelNode.level, on: level, value: Float(index % 4), atFrame: Int64(index) * 997 + 13)

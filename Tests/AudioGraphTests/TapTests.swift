@@ -41,7 +41,7 @@ final class DecimatorNode: AudioNode {
         let atOutput = TapRecording(channels: 2)
         try graph.installTap(on: gain, block: atGain.block)
         try graph.installTap(on: output, block: atOutput.block)
-        let rendered = try renderAll(output, sliceSize: sliceSize)
+        let rendered = try output.renderAll(sliceSize: sliceSize)
         for recording in [atGain, atOutput] {
             #expect(recording.timesAreContiguousFromZero)
             #expect(recording.frameCounts.reduce(0, +) == length)
@@ -59,7 +59,7 @@ final class DecimatorNode: AudioNode {
         try graph.initialize()
         let seen = TapRecording(channels: 1)
         try graph.installTap(on: level, block: seen.block)
-        _ = try renderAll(output, sliceSize: 4000)
+        _ = try output.renderAll(sliceSize: 4000)
         #expect(seen.sampleTimes == [0, 2500, 4000, 8000])
         #expect(seen.timesAreContiguousFromZero)
         #expect(seen.samples[0] == Array(repeating: 1, count: 2500) + Array(repeating: 2, count: 7500))
@@ -67,12 +67,12 @@ final class DecimatorNode: AudioNode {
 
     @Test func aTapDoesNotChangeTheOutput() throws {
         let (_, plain, _) = try makeChain(length: 30_000, channels: 2)
-        let expected = try renderAll(plain, sliceSize: 1000)
+        let expected = try plain.renderAll(sliceSize: 1000)
         let (graph, output, _) = try makeChain(length: 30_000, channels: 2)
         let recordings = (TapRecording(channels: 2), TapRecording(channels: 2))
         try graph.installTap(on: try #require(graph.nodes.first), block: recordings.0.block)
         try graph.installTap(on: output, block: recordings.1.block)
-        #expect(try renderAll(output, sliceSize: 1000) == expected)
+        #expect(try output.renderAll(sliceSize: 1000) == expected)
         #expect(recordings.0.samples == expected)
     }
 
@@ -92,7 +92,7 @@ final class DecimatorNode: AudioNode {
         let atOutput = TapRecording(channels: 1)
         try graph.installTap(on: gain, block: atGain.block)
         try graph.installTap(on: output, block: atOutput.block)
-        let rendered = try renderAll(output, sliceSize: 1000)
+        let rendered = try output.renderAll(sliceSize: 1000)
         #expect(rendered[0].count == 4500)
         #expect(atGain.timesAreContiguousFromZero)
         #expect(atGain.frameCounts.reduce(0, +) == 9000)
@@ -109,7 +109,7 @@ final class DecimatorNode: AudioNode {
         try graph.installTap(on: gain) { _, _ in calls += 1 }
         for _ in 0..<3 { _ = try graph.renderSlice(frameCount: 1000) }
         try graph.removeTap(on: gain)
-        _ = try renderAll(output, sliceSize: 1000)
+        _ = try output.renderAll(sliceSize: 1000)
         #expect(calls == 3)
 
         try graph.reset()
@@ -117,7 +117,7 @@ final class DecimatorNode: AudioNode {
         for _ in 0..<4 { _ = try graph.renderSlice(frameCount: 1000) }
         let late = TapRecording(channels: 1)
         try graph.installTap(on: gain, block: late.block)
-        _ = try renderAll(output, sliceSize: 1500)
+        _ = try output.renderAll(sliceSize: 1500)
         #expect(late.sampleTimes == [4000, 5500, 7000, 8500], "sample time is the bus's, from the reset, not the tap's")
         #expect(late.samples[0] == (4000..<10_000).map { RampSource.value(frame: $0, channel: 0) * 0.5 })
 
@@ -135,7 +135,7 @@ final class DecimatorNode: AudioNode {
             times.append(sampleTime)
             try? graph?.removeTap(on: output)
         }
-        #expect(try renderAll(output, sliceSize: 1000)[0].count == 10_000, "the render goes on without the tap")
+        #expect(try output.renderAll(sliceSize: 1000)[0].count == 10_000, "the render goes on without the tap")
         #expect(times == [0])
     }
 
@@ -166,7 +166,7 @@ final class DecimatorNode: AudioNode {
         // A first full render instantiates the runtime's type metadata for every path.
         let (warmGraph, warmUp, _) = try makeChain(length: 5000, channels: 2, maximumFrames: 512)
         try warmGraph.installTap(on: warmUp) { _, _ in }
-        _ = try renderAll(warmUp, sliceSize: 512)
+        _ = try warmUp.renderAll(sliceSize: 512)
         let (graph, output, source) = try makeChain(length: 2_000_000, channels: 2, maximumFrames: 512)
         source.recordsRequests = false
         var peak: Float = 0

@@ -69,18 +69,6 @@ func makeChain(length: Int, channels: Int = 2, maximumFrames: Int = 4096) throws
     return (graph, output, source)
 }
 
-/// Renders everything with slices of `sliceSize` frames, returning each channel's samples.
-func renderAll(_ output: GenericOutput, sliceSize: Int) throws -> [[Float]] {
-    let channels = output.streamFormat(scope: .input)?.channelCount ?? 0
-    var result = Array(repeating: [Float](), count: channels)
-    while case .rendered(let frames) = try output.renderSlice(frameCount: sliceSize) {
-        for channel in 0..<channels {
-            result[channel].append(contentsOf: UnsafeBufferPointer(start: output.buffers[channel], count: frames))
-        }
-    }
-    return result
-}
-
 /// Pulls `output` to its end in slices of `sliceSize` after one slice of warm-up, counting the
 /// slices and the allocations the render thread made meanwhile.
 func steadyStateAllocations(of output: GenericOutput, sliceSize: Int) throws -> (slices: Int, allocations: Int) {

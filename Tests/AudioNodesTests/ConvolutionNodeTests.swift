@@ -218,12 +218,6 @@ final class ScheduledNodeGraph: RendersToOutput {
     }
 
     func render(sliceSize: Int) throws -> [[Float]] {
-        var result = Array(repeating: [Float](), count: output.streamFormat(scope: .input)?.channelCount ?? 0)
-        while case .rendered(let frames) = try output.renderSlice(frameCount: sliceSize) {
-            for channel in result.indices {
-                result[channel].append(contentsOf: UnsafeBufferPointer(start: output.buffers[channel], count: frames))
-            }
-        }
-        return result
+        try output.renderAll(sliceSize: sliceSize)
     }
 }

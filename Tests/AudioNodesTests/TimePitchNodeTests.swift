@@ -38,13 +38,7 @@ final class TimePitchGraph: RendersToOutput {
 
     /// Everything, in slices of `sliceSize`.
     func render(sliceSize: Int = 4096) throws -> [[Float]] {
-        var result = Array(repeating: [Float](), count: output.streamFormat(scope: .input)?.channelCount ?? 0)
-        while case .rendered(let frames) = try output.renderSlice(frameCount: sliceSize) {
-            for channel in result.indices {
-                result[channel].append(contentsOf: UnsafeBufferPointer(start: output.buffers[channel], count: frames))
-            }
-        }
-        return result
+        try output.renderAll(sliceSize: sliceSize)
     }
 }
 

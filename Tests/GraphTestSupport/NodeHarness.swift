@@ -36,16 +36,24 @@ public final class NodeHarness {
 
     /// Renders up to `frames` frames (everything by default) in slices of `sliceSize`.
     public func render(sliceSize: Int = 4096, frames limit: Int = .max) throws -> [[Float]] {
-        var result = Array(repeating: [Float](), count: output.streamFormat(scope: .input)?.channelCount ?? 0)
-        while result[0].count < limit, case .rendered(let frames) = try output.renderSlice(frameCount: min(sliceSize, limit - result[0].count)) {
+        try output.renderAll(sliceSize: sliceSize, frames: limit)
+    }
+}
+
+extension GenericOutput {
+    /// Pulls up to `frames` frames (everything by default) in slices of `sliceSize`, returning
+    /// each channel's samples.
+    public func renderAll(sliceSize: Int = 4096, frames limit: Int = .max) throws -> [[Float]] {
+        var result = Array(repeating: [Float](), count: streamFormat(scope: .input)?.channelCount ?? 0)
+        while (result.first?.count ?? 0) < limit,
+              case .rendered(let frames) = try renderSlice(frameCount: min(sliceSize, limit - (result.first?.count ?? 0))) {
             for channel in result.indices {
-                result[channel].append(contentsOf: UnsafeBufferPointer(start: output.buffers[channel], count: frames))
+                result[channel].append(contentsOf: UnsafeBufferPointer(start: buffers[channel], count: frames))
             }
         }
         return result
     }
 }
-
 
 /// A test graph that renders through a generic output.
 public protocol RendersToOutput: AnyObject {
