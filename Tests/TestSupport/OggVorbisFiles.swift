@@ -20,4 +20,16 @@ public enum OggVorbisFiles {
         process.waitUntilExit()
         return process.terminationStatus == 0 ? ogg : nil
     }
+
+    /// A copy of the Ogg file at `path`, named `damaged.ogg` in `folder`, with one byte flipped in
+    /// the page three fifths of the way in, so that page's checksum fails mid-stream; its path.
+    public static func damagingAPageInTheMiddle(of path: String, in folder: TemporaryFolder) throws -> String {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let pages = OggPage.pages(of: bytes)
+        let offset = pages.prefix(pages.count * 3 / 5).reduce(0) { $0 + $1.bytes.count }
+        bytes[offset + 100] ^= 0xFF
+        let damaged = folder.file("damaged.ogg")
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        return damaged
+    }
 }

@@ -53,13 +53,7 @@ import TestSupport
     @Test func aDamagedPageHandsTheReadingBackToTheOneDecoder() throws {
         let folder = try TemporaryFolder()
         let ogg = try Self.encode(frames: 500_000, channels: 2, rate: 44_100, in: folder)
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ogg)))
-        let pages = OggPage.pages(of: bytes)
-        var offset = 0
-        for page in pages.prefix(pages.count * 3 / 5) { offset += page.bytes.count }
-        bytes[offset + 100] ^= 0xFF
-        let damaged = folder.file("damaged.ogg")
-        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let damaged = try OggVorbisFiles.damagingAPageInTheMiddle(of: ogg, in: folder)
         let alone = try Self.decode(damaged, workers: 1)
         let parallel = try Self.decode(damaged, workers: 2)
         #expect(alone.samples.count < 500_000 * 2)
