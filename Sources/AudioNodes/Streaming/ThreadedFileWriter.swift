@@ -1,6 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioFormats
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,13 +29,27 @@ public final class ThreadedFileWriter {
     private var blockFrames: Int
     /// Channel pointers into the current block, for `render(upTo:_:)`.
     private let blockView: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
-    /// The worker's first failure; written before it frees a slot, read after taking one.
+    /// The worker's first failure.
     private let outcome = WorkerOutcome()
 
     /// What the worker reports, held apart from the writer so the worker never touches it.
-    // Safe to share: the worker sets `failure` before freeing a slot or ending; the owner reads it after.
+    ///
+    /// The owner may check it while the worker is writing (it keeps filling the block it holds
+    /// without taking a slot), so the error is published by an atomic flag, not by the ring.
+    // Safe to share: `error` is written once, before `failed` is stored with release ordering,
+    // and read only after `failed` is loaded true with acquire ordering.
     private final class WorkerOutcome: @unchecked Sendable {
-        var failure: (any Error)?
+        private var error: (any Error)?
+        private let failed = Atomic<Bool>(false)
+
+        /// The first failure, once the worker has reported one.
+        var failure: (any Error)? { failed.load(ordering: .acquiring) ? error : nil }
+
+        /// Reports `error`; the worker calls it once, for its first failure.
+        func fail(_ error: any Error) {
+            self.error = error
+            failed.store(true, ordering: .releasing)
+        }
     }
 
     /// Starts a writer for `file` with `slotCount` blocks of `slotFrames` frames; `dither`
@@ -59,7 +74,7 @@ public final class ThreadedFileWriter {
             while true {
                 let slot = ring.acquireFilled()
                 if outcome.failure == nil, slot.frames > 0 {
-                    do { try sharedWriter.write(slot.storage.list, frames: slot.frames) } catch { outcome.failure = error }
+                    do { try sharedWriter.write(slot.storage.list, frames: slot.frames) } catch { outcome.fail(error) }
                 }
                 let last = slot.isLast
                 ring.release()
