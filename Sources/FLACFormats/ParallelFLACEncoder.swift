@@ -88,9 +88,11 @@ final class ParallelFLACEncoder: AudioEncoder {
         let shift = settings.bitsPerSample - 16
         try fill(frames) { destination, offset, count in
             let source = samples + offset * channelCount
-            for index in 0..<count * channelCount {
-                let value = Int32(source[index])
-                destination[index] = shift >= 0 ? value << shift : value >> -shift
+            // One loop for each direction, so that each is a plain loop the compiler vectorizes.
+            if shift >= 0 {
+                for index in 0..<count * channelCount { destination[index] = Int32(source[index]) << shift }
+            } else {
+                for index in 0..<count * channelCount { destination[index] = Int32(source[index]) >> -shift }
             }
             // 16-bit samples sign as they are stored, on a little-endian machine.
             guard shift == 0, Int16(1).littleEndian == 1 else { return false }

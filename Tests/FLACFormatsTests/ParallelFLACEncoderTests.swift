@@ -157,6 +157,23 @@ import Testing
         #expect(try Self.bytes(path) == Self.bytes(folder.file("sndfile.flac")))
     }
 
+    /// 16-bit samples given to a 24-bit stream are shifted up 8 bits, to an 8-bit stream down 8
+    /// bits (truncated, as a right shift of a two's-complement value rounds toward −∞).
+    @Test(arguments: [(bits: 24, expected: [0, 256, -256, 8_388_352, -8_388_608, 256 * 1_234]),
+                      (bits: 8, expected: [0, 0, -1, 127, -128, 4])])
+    func shortsFillStreamsOfOtherDepths(bits: Int, expected: [Int32]) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("shorts.flac")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        let encoder = try FLACFormats(workerCount: 2).makeEncoder(fileDescriptor: descriptor, path: path, container: .flac,
+                                                                  encoding: bits == 8 ? .pcmS8 : .pcm24, sampleRate: 44_100,
+                                                                  channelCount: 1, settings: EncoderSettings())
+        let input: [Int16] = [0, 1, -1, 32_767, -32_768, 1_234]
+        try input.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, frames: input.count) }
+        try encoder.finish()
+        #expect(try Self.decoded(path) == Self.raw(expected, bits: bits))
+    }
+
     /// Float samples, which aurender's writer never gives a FLAC encoder but the protocol takes,
     /// are rounded to the depth's steps and clipped to its range, NaN written as 0.
     @Test func floatSamplesAreRoundedAndClipped() throws {
