@@ -606,9 +606,10 @@ PY
     job "Vorbis encode (quality 0.5)" 3 "$input $out.ogg --quality 0.5" "oggenc -Q -q 5 -o $out-ref.ogg $input" \
         "-i $input -c:a libvorbis -q:a 5 $out-ff.ogg" ""
     echo
-    ls -l "$out.flac" "$out-ref.flac" "$out-ff.flac" | awk '{ size[NR] = $5; name[NR] = $NF } END {
-        printf "FLAC sizes: aurender %d bytes, flac -5 %d (%+.2f %%), FFmpeg %d (%+.2f %%)\n", size[1], size[2],
-               100 * (size[1] / size[2] - 1), size[3], 100 * (size[3] / size[2] - 1) }'
+    local au_size ref_size ff_size
+    au_size=$(stat -c %s "$out.flac") ref_size=$(stat -c %s "$out-ref.flac") ff_size=$(stat -c %s "$out-ff.flac")
+    python3 -c 'import sys; a, r, f = map(int, sys.argv[1:]); print("FLAC sizes: aurender %d bytes (%+.2f %% of flac -5), flac -5 %d, FFmpeg %d (%+.2f %%)" % (a, 100 * (a / r - 1), r, f, 100 * (f / r - 1)))' \
+        "$au_size" "$ref_size" "$ff_size"
     echo
     echo "The encoder's share of an encoding render's wall time (1 − pass-through ÷ encode, medians of 3):"
     local json=$work/codec-share.json
