@@ -70,6 +70,30 @@ import TestSupport
         #expect(quality >= 99.9, "\(quality)")
     }
 
+    /// A file FFmpeg's Ogg muxer wrote (`ffmpeg -c:a libopus`, where the command is installed;
+    /// the tests need it nowhere else) is plain too, and decodes in stretches to `opusdec`'s
+    /// length within rounding of its samples.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
+    func aFileFFmpegWroteDecodesInStretchesToo() throws {
+        let folder = try TemporaryFolder()
+        let source = try #require(try OggOpusFiles.encode(frames: 400_000, channels: 2, bitRate: 96, in: folder))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-i", source + ".wav", "-c:a", "libopus", "-b:a", "96k", folder.file("ffmpeg.opus")]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let opus = folder.file("ffmpeg.opus")
+        let survey = try #require(try OggOpusStream.survey(InputBytes(input: AudioInput(path: opus))))
+        #expect(survey.isCELTOnly)
+        let reference = try #require(try OggOpusFiles.opusdec(opus, in: folder))
+        let ours = try Self.decode(opus, workers: 2)
+        #expect(ours.samples.count == 400_000 * 2)
+        #expect(ours.samples.count == reference.samples.count)
+        #expect(zip(ours.samples, reference.samples).allSatisfy { abs($0 - $1) < 1e-5 })
+        #expect(try #require(OpusCompare.quality(reference: reference.samples, decoded: ours.samples, channelCount: 2)) >= 99.9)
+    }
+
     /// A packet whose padding runs past its end, in the middle of the file: the stretch over it
     /// fails, the one decoder takes over from that stretch's start and fails at the packet as
     /// it fails reading alone, with the same frames before it and the same error.
