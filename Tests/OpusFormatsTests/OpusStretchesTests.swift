@@ -70,6 +70,24 @@ import TestSupport
         #expect(quality >= 99.9, "\(quality)")
     }
 
+    /// Going back to the start part way (a two-pass render's second pass) starts the stretches
+    /// anew: the same frames again.
+    @Test func rewindingPartWayGivesTheSameFramesAgain() throws {
+        let folder = try TemporaryFolder()
+        let opus = try #require(try OggOpusFiles.encode(frames: 400_000, channels: 2, bitRate: 96, in: folder))
+        let whole = try Self.decode(opus, workers: 2)
+        let decoder = try OggOpusDecoder(input: try AudioInput(path: opus), workers: 2)
+        defer { decoder.close() }
+        var chunk = [Float](repeating: 0, count: 300_000 * 2)
+        let part = try chunk.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: 300_000) }
+        #expect(part == 300_000)
+        #expect(Array(chunk) == Array(whole.samples.prefix(600_000)))
+        try decoder.rewind()
+        let again = Self.readAll(block: 10_000, channels: 2) { (buffer, frames) throws(AudioFormatError) in try decoder.read(into: buffer, frames: frames) }
+        #expect(again.failure == nil)
+        #expect(again.samples == whole.samples)
+    }
+
     /// A file FFmpeg's Ogg muxer wrote (`ffmpeg -c:a libopus`, where the command is installed;
     /// the tests need it nowhere else) is plain too, and decodes in stretches to `opusdec`'s
     /// length within rounding of its samples.
