@@ -42,12 +42,23 @@ final class SndfileDecoder: AudioDecoder {
     var readsInt16Natively: Bool { file.encoding == .pcm16 }
     var isSeekable: Bool { file.isSeekable }
 
+    /// Frames that break off (`SoundFileReader.brokeOff`) end the input as a cut does.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
+        let asked = stated.framesToRead(frames)
+        return try counted(try file.read(into: buffer, frames: asked), of: asked)
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
+        let asked = stated.framesToRead(frames)
+        return try counted(try file.read(into: buffer, frames: asked), of: asked)
+    }
+
+    /// `got` of `asked` frames counted against the stated length, the input marked cut short
+    /// first where its frames broke off.
+    private func counted(_ got: Int, of asked: Int) throws(AudioFormatError) -> Int {
+        if file.brokeOff { stated.markCutShort() }
+        try stated.count(got, of: asked, path: file.path)
+        return got
     }
 
     func rewind() throws(AudioFormatError) {
