@@ -5,6 +5,13 @@ public enum ID3v1Tag {
     /// The bytes of an ID3v1 tag.
     public static let length = 128
 
+    /// Where the ID3v1 tag at the end of `input`, a regular file, starts; nil where it ends in none.
+    public static func start(in input: AudioInput) -> Int64? {
+        guard let size = input.size, size >= Int64(length), let tail = input.bytes(at: size - Int64(length), count: length),
+              Self.length(atEndOf: tail[...]) == length else { return nil }
+        return size - Int64(length)
+    }
+
     /// The bytes at the end of `tail` (a file's last bytes) that an ID3v1 tag takes: `length`,
     /// or 0 where the file does not end in one.
     public static func length(atEndOf tail: ArraySlice<UInt8>) -> Int {

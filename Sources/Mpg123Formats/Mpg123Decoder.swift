@@ -35,10 +35,7 @@ final class Mpg123Decoder: FloatFrameDecoder {
     /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
     init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
         source = try InputBytes(input: input)
-        let end = source.size.map { size in
-            let tail = input.bytes(at: max(0, size - Int64(ID3v1Tag.length)), count: Int(min(size, Int64(ID3v1Tag.length)))) ?? []
-            return size - Int64(ID3v1Tag.length(atEndOf: tail[...]))
-        }
+        let end = source.size.map { ID3v1Tag.start(in: input) ?? $0 }
         self.end = end
         stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Stretches.preframes, end: end)
         stretches = Mpg123Stretches.make(first: stream, source: source, path: input.path, end: end)

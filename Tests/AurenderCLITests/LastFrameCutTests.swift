@@ -98,10 +98,9 @@ import Testing
     /// FLAC (libFLAC loses sync in the cut frame), Ogg Vorbis and Opus (the last page cut), WAV
     /// (the data chunk) and AAC in an MPEG-4 file whose index comes first (FFmpeg, the fixture
     /// `ffmpeg -movflags +faststart` wrote), each cut 20 bytes short, with and without an ID3v1
-    /// tag after the cut (but WAV: libsndfile reads a tag inside the data chunk's stated bytes
-    /// as samples).
+    /// tag after the cut (whose bytes, inside the WAV's stated data, are not samples).
     @Test(arguments: [("flac", false), ("flac", true), ("ogg", false), ("ogg", true), ("opus", false), ("opus", true),
-                      ("wav", false), ("m4a", false), ("m4a", true)])
+                      ("wav", false), ("wav", true), ("m4a", false), ("m4a", true)])
     func everyDecoderTellsALastFrameCut(container: String, tagged: Bool) throws {
         let folder = try TemporaryFolder()
         let whole = container == "m4a" ? try Data(contentsOf: URL(fileURLWithPath: fixture("ffmpeg/aac.m4a"))) : try Self.source(container, in: folder)
