@@ -35,6 +35,9 @@ import Testing
         #expect(plan.output.contains("--[48000 Hz"), "\(plan.output)")
         #expect(!FileManager.default.fileExists(atPath: output))
 
+        let dot = try aurender([fixture("music.flac"), output, "--plan", "dot"])
+        #expect(dot.status == 0 && dot.output.contains("\\nsoxr best, \(Self.purpose)\""), "\(dot.output)")
+
         let verbose = try aurender([fixture("music.flac"), output, "--verbose"])
         #expect(verbose.status == 0, "\(verbose.standardError)")
         #expect(verbose.standardError.contains(Self.purpose), "\(verbose.standardError)")
