@@ -78,6 +78,19 @@ public final class AudioInput {
     /// Whether the input is empty.
     public var isEmpty: Bool { head.isEmpty }
 
+    /// The bytes of a regular file from where the input starts (a descriptor's position); nil
+    /// for a pipe or a device.
+    public var size: Int64? {
+        guard !headIsConsumed else { return nil }
+        let descriptor = fileDescriptor ?? open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { if fileDescriptor == nil { close(descriptor) } }
+        var status = stat()
+        let start = fileDescriptor == nil ? 0 : lseek(descriptor, 0, SEEK_CUR)
+        guard start >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(status.st_size) - Int64(start)
+    }
+
     /// Up to `count` bytes at `offset` from the input's first byte, read without moving any
     /// position, for a header that lies beyond `head`; nil from a pipe, whose bytes past the head
     /// cannot be read twice, and where the read fails.

@@ -181,6 +181,25 @@ public enum HeaderLength {
         return Int64((dataSize - 4) / UInt64(bytesPerPacket)) * Int64(framesPerPacket)
     }
 
+    /// The whole frames of a PCM, float or G.711 WAV's data that lie before byte `end` (where an
+    /// ID3v1 tag starts), when its data chunk runs past it: a file cut in its data and tagged
+    /// after the cut, whose tag's bytes libsndfile would read as samples. Nil otherwise.
+    public static func waveFrames(before end: Int64, _ input: AudioInput) -> Int64? {
+        let bytes = Bytes(input.head) { input.bytes(at: $0, count: $1) }
+        guard bytes.text(0, 4) == "RIFF", bytes.text(8, 4) == "WAVE" else { return nil }
+        var offset = 12, block: CodedBlock?
+        while let id = bytes.text(offset, 4), let size = bytes.uint32(offset + 4, bigEndian: false) {
+            if id == "fmt " { block = codedBlock(bytes, at: offset + 8, size: UInt64(size), bigEndian: false) }
+            if id == "data" {
+                let start = Int64(offset) + 8
+                guard let block, block.frames == 1, size != 0xFFFF_FFFF, start + Int64(size) > end, end >= start else { return nil }
+                return (end - start) / Int64(block.bytes)
+            }
+            offset += 8 + Int(size) + Int(size & 1)
+        }
+        return nil
+    }
+
     /// Whether `input`, a WAV or Wave64 file, is cut: its data chunk runs past the input's last
     /// byte. The evidence for a coded WAV (ADPCM, GSM 6.10), whose `fact` count is the codec's
     /// and may overcount; false where the chunk cannot be found or the input is a pipe.

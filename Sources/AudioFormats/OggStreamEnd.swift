@@ -10,9 +10,10 @@ public enum OggStreamEnd {
     public static let tailLength = 2 * 65_307
 
     /// Whether the last complete page in `tail` (the file's last bytes) ends its stream. Bytes
-    /// after that page (a cut page, a tag some program appended) do not change the answer.
+    /// after that page (a cut page, a tag some program appended) do not change the answer, and
+    /// an ID3v1 tag at the end is no part of a page: a page cut short before one is cut.
     public static func endsWhole(tail: ArraySlice<UInt8>) -> Bool {
-        let bytes = Array(tail)
+        let bytes = Array(tail.dropLast(ID3v1Tag.length(atEndOf: tail)))
         var start = bytes.count - 27
         while start >= 0 {
             if bytes[start] == 0x4F, bytes[start + 1] == 0x67, bytes[start + 2] == 0x67, bytes[start + 3] == 0x53, bytes[start + 4] == 0,

@@ -93,7 +93,8 @@ public struct MixJob {
         var files: [any AudioDecoder] = []
         for (index, input) in inputs.enumerated() { files.append(try opened.decoder(index, for: input.path, forcing: options.settings.decoder,
                                                                                                    salvaging: options.settings.salvage)) }
-        let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? files[0].format.sampleRate,
+        let implied = OutputRendering.impliedSampleRate(output: output, choice: options.format, inputRate: files[0].format.sampleRate)
+        let mixFormat = StreamFormat.canonical(sampleRate: options.format.sampleRate ?? implied?.rate ?? files[0].format.sampleRate,
                                                channelCount: options.spatial?.channelCount ?? options.format.channelCount ?? 2)
         let graph = Graph()
         let outputNode = GenericOutput()
@@ -117,7 +118,7 @@ public struct MixJob {
                 let folds = spatial == nil && (format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1))
                 if let converter = try OutputRendering.makeConverter(from: format, sampleRate: mixFormat.sampleRate,
                                                                      channelCount: folds ? mixFormat.channelCount : nil,
-                                                                     settings: options.settings, name: "converter \(bus + 1)") {
+                                                                     settings: options.settings, name: "converter \(bus + 1)", implied: implied) {
                     chain.append(converter)
                     format = converter.streamFormat(scope: .output) ?? format
                 }

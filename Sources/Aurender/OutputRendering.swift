@@ -34,12 +34,37 @@ enum OutputRendering {
         return InputReader(input: input, source: ThreadedFileReader(file: file, notify: sketcher), sketcher: sketcher)
     }
 
+    /// The sample rates Opus codes; its decoders give 48 kHz whichever the encoder was given.
+    static let opusSampleRates: [Double] = [8_000, 12_000, 16_000, 24_000, 48_000]
+
+    /// The rate `output` is written at when `choice` names none: 48 kHz for an Opus output from
+    /// a rate Opus does not code, as `opusenc` and FFmpeg resample by themselves, and why; nil
+    /// keeps the input's `rate`. A rate that was chosen is kept, and refused by the encoder
+    /// where Opus cannot hold it.
+    static func impliedSampleRate(output: OutputDestination, choice: OutputFormatChoice,
+                                  inputRate rate: Double) -> (rate: Double, purpose: String)? {
+        guard choice.sampleRate == nil, isOpus(output: output, choice: choice), !opusSampleRates.contains(rate) else { return nil }
+        let rates = opusSampleRates.map { String(Int($0) / 1_000) }
+        return (48_000, "to 48000 Hz, as Opus codes only \(rates.dropLast().joined(separator: ", ")) and \(rates.last!) kHz")
+    }
+
+    /// Whether `output` will hold Opus, as `chooseOutputFormat` decides.
+    private static func isOpus(output: OutputDestination, choice: OutputFormatChoice) -> Bool {
+        if let encoding = choice.encoding { return encoding == .opus }
+        let implied = output.isStandardOutput ? nil : AudioContainer.forPath(output.path)
+        return implied?.encoding == .opus && (choice.container ?? implied?.container) == implied?.container
+    }
+
     /// A converter when the requested rate, channels or matrix differ from `input` (nil keeps the
-    /// input's rate and channels, or the matrix's channels).
+    /// input's rate and channels, or the matrix's channels, or converts to the rate the output
+    /// needs when none was chosen, `implied`: `impliedSampleRate`, whose purpose the converter
+    /// states where it changes the rate to that one).
     static func makeConverter(from input: StreamFormat, sampleRate: Double?, channelCount: Int?, matrix: ChannelMatrix? = nil,
-                              settings: RenderSettings, name: String = "converter") throws -> FormatConverterNode? {
+                              settings: RenderSettings, name: String = "converter",
+                              implied: (rate: Double, purpose: String)? = nil) throws -> FormatConverterNode? {
         let channels = channelCount ?? matrix?.outputCount ?? input.channelCount
-        let output = StreamFormat.canonical(sampleRate: sampleRate ?? input.sampleRate, channelCount: channels)
+        let output = StreamFormat.canonical(sampleRate: sampleRate ?? implied?.rate ?? input.sampleRate, channelCount: channels)
+        let purpose = implied.flatMap { $0.rate == output.sampleRate && $0.rate != input.sampleRate ? $0.purpose : nil }
         if let matrix, matrix.inputCount != input.channelCount || matrix.outputCount != channels {
             throw RenderError.usage("the channel matrix maps \(matrix.inputCount) channels to \(matrix.outputCount), but \(input) "
                                     + "has \(input.channelCount) and the output \(channels)")
@@ -47,7 +72,7 @@ enum OutputRendering {
         do { try output.validate() } catch { throw RenderError.usage("\(output.description): \(error)") }
         guard output != input || matrix.map({ !$0.isIdentity }) == true else { return nil }
         return try FormatConverterNode(name: name, output: output, resampler: try resamplerEngine(named: settings.resampler),
-                                       quality: settings.resamplerQuality, matrix: matrix)
+                                       quality: settings.resamplerQuality, matrix: matrix, purpose: purpose)
     }
 
     /// The registered resampler engine called `name`; an unknown name is a usage error listing the known ones.

@@ -9,7 +9,8 @@ import AudioFormats
 /// The graph is file reader (render callback) → [format converter] → processing nodes →
 /// generic output; the loop pulls slices from the output and hands them to the file writer.
 /// A converter is inserted when the output rate or channels differ from the input's, as Core
-/// Audio's I/O unit converts between formats. Reading and writing run on their own threads,
+/// Audio's I/O unit converts between formats, or when the output cannot hold the input's rate
+/// and none was asked for (Opus: 48 kHz). Reading and writing run on their own threads,
 /// so the disk and the conversions overlap the DSP. The output appears only when everything
 /// succeeded.
 public struct RenderJob {
@@ -137,7 +138,9 @@ public struct RenderJob {
             var format = reader.format
             if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: options.format.sampleRate,
                                                                   channelCount: options.format.channelCount,
-                                                                  matrix: options.channelMatrix, settings: options.settings) {
+                                                                  matrix: options.channelMatrix, settings: options.settings,
+                                                                  implied: OutputRendering.impliedSampleRate(output: output, choice: options.format,
+                                                                                                             inputRate: reader.format.sampleRate)) {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }

@@ -11,7 +11,7 @@ struct ConversionOptions: ParsableArguments {
     @Flag(help: "Render an input that ends before its stated length (truncated, or a header that lies) as far as it decodes, reporting the shortfall, instead of failing.")
     var salvage = false
 
-    @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine.", valueName: "hz"))
+    @Option(help: ArgumentHelp("Output sample rate in Hz, converted by the --resampler engine (default: the input's, or 48000 for an Opus output from a rate Opus does not code).", valueName: "hz"))
     var rate: Int?
 
     @Option(help: ArgumentHelp("Output channel count: mono becomes copies, stereo to mono is (L+R)/2, 5.1 to stereo follows ITU-R BS.775.",

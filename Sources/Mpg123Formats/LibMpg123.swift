@@ -30,8 +30,13 @@ final class Mpg123Stream {
     /// (less the LAME tag's delay and padding), else its estimate from the file size and the
     /// first frame's bit rate; nil when it cannot tell (a pipe).
     let expectedFrames: Int64?
+    /// Whether the stream ended inside an MPEG frame, its bytes cut short: `read` then gives
+    /// the whole frames before it, as `mpg123` does.
+    private(set) var endedInsideFrame = false
 
     private let source: InputBytes
+    /// The bytes libmpg123 reads, the callbacks' context.
+    private let bytes: Mpg123Bytes
     private var handle: OpaquePointer?
     /// Where a frame that does not fit the caller's buffer is decoded: one frame's samples.
     private let frameBuffer: UnsafeMutableRawPointer
@@ -45,10 +50,12 @@ final class Mpg123Stream {
 
     /// Opens `source`, named `path`, and reads up to its first audio frame, so the format is known.
     /// A seek decodes and drops `preframes` frames before the one sought (layer III), so the bit
-    /// reservoir and the filter banks are filled again.
-    init(source: InputBytes, path: String, preframes: Int = 4) throws(AudioFormatError) {
+    /// reservoir and the filter banks are filled again. libmpg123 reads no further than `end`
+    /// (where an ID3v1 tag starts), so a frame the tag cut short ends the stream there.
+    init(source: InputBytes, path: String, preframes: Int = 4, end: Int64? = nil) throws(AudioFormatError) {
         self.path = path
         self.source = source
+        bytes = Mpg123Bytes(source: source, end: end)
         _ = Self.initialized
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
@@ -63,7 +70,7 @@ final class Mpg123Stream {
             mpg123_format(handle, rate, Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
         }
         var status = mpg123_replace_reader_handle(handle, mpg123Read, mpg123Seek, nil)
-        if status == MPG123_OK.rawValue { status = mpg123_open_handle(handle, Unmanaged.passUnretained(source).toOpaque()) }
+        if status == MPG123_OK.rawValue { status = mpg123_open_handle(handle, Unmanaged.passUnretained(bytes).toOpaque()) }
         var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
         if status == MPG123_OK.rawValue { status = mpg123_getformat(handle, &rate, &channels, &encoding) }
         guard status == MPG123_OK.rawValue, rate > 0, channels > 0 else {
@@ -96,7 +103,8 @@ final class Mpg123Stream {
     private static let rates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
 
     /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given, fewer
-    /// only at the end of the stream. A stream whose rate or channels change part way is refused.
+    /// only at the end of the stream (`endedInsideFrame` says whether that end cut a frame). A
+    /// stream whose rate or channels change part way is refused.
     ///
     /// libmpg123 synthesizes each MPEG frame straight into `buffer` where a whole frame fits
     /// (its `mpg123_read` decodes into a buffer of its own and copies from there), else into
@@ -123,6 +131,13 @@ final class Mpg123Stream {
             var bytes = 0
             let status = mpg123_decode_frame(handle, &number, &audio, &bytes)
             if status == MPG123_DONE.rawValue { break }
+            // libmpg123 cannot read the rest of a frame's bytes (the source only ends, it never
+            // fails): the last frame was cut, and the file may go on with a tag (ID3v1's 128
+            // bytes after a truncated download), which libmpg123 keeps out of the stream.
+            if status == MPG123_ERR.rawValue, mpg123_errcode(handle) == Int32(MPG123_ERR_READER.rawValue) {
+                endedInsideFrame = true
+                break
+            }
             if status == MPG123_NEW_FORMAT.rawValue {
                 var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
                 mpg123_getformat(handle, &rate, &channels, &encoding)
@@ -155,6 +170,7 @@ final class Mpg123Stream {
     /// where libmpg123 cannot go there. Past the end it stands at the end: reading gives nothing.
     func seek(toFrame frame: Int64) -> Int64? {
         pendingFrames = 0
+        endedInsideFrame = false
         guard let handle, source.isSeekable, mpg123_seek_frame(handle, off_t(frame), SEEK_SET) >= 0 else { return nil }
         let sample = Int64(mpg123_tell(handle))
         return sample >= 0 ? sample : nil
@@ -179,14 +195,29 @@ final class Mpg123Stream {
     }
 }
 
+/// The bytes of an input that libmpg123 reads: up to `end` where one is given.
+private final class Mpg123Bytes {
+    let source: InputBytes
+    let end: Int64?
+
+    init(source: InputBytes, end: Int64?) {
+        self.source = source
+        self.end = end
+    }
+}
+
 /// libmpg123's read callback: the source's next bytes, 0 at the end.
 private func mpg123Read(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     guard let opaque, let buffer else { return -1 }
-    return Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue().read(buffer, count: count)
+    let bytes = Unmanaged<Mpg123Bytes>.fromOpaque(opaque).takeUnretainedValue()
+    let allowed = bytes.end.map { min(count, Int(max(0, $0 - bytes.source.position))) } ?? count
+    return allowed == 0 ? 0 : bytes.source.read(buffer, count: allowed)
 }
 
 /// libmpg123's seek callback; -1 where the source cannot go (a pipe past its head).
 private func mpg123Seek(_ opaque: UnsafeMutableRawPointer?, _ offset: off_t, _ whence: Int32) -> off_t {
     guard let opaque else { return -1 }
-    return off_t(Unmanaged<InputBytes>.fromOpaque(opaque).takeUnretainedValue().seek(Int64(offset), whence: whence))
+    let bytes = Unmanaged<Mpg123Bytes>.fromOpaque(opaque).takeUnretainedValue()
+    if whence == SEEK_END, let end = bytes.end { return off_t(bytes.source.seek(end + Int64(offset), whence: SEEK_SET)) }
+    return off_t(bytes.source.seek(Int64(offset), whence: whence))
 }

@@ -28,11 +28,17 @@ final class Mpg123Decoder: FloatFrameDecoder {
     /// Reads as Int16, converted from Float32.
     var int16: Int16Reading
 
+    /// Where the MPEG stream's bytes end: before an ID3v1 tag at the end of the file, which a
+    /// frame the file's cut left short would otherwise read as its own; nil on a pipe.
+    private let end: Int64?
+
     /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
     init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
         source = try InputBytes(input: input)
-        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Stretches.preframes)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: input.path)
+        let end = source.size.map { ID3v1Tag.start(in: input) ?? $0 }
+        self.end = end
+        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Stretches.preframes, end: end)
+        stretches = Mpg123Stretches.make(first: stream, source: source, path: input.path, end: end)
         path = input.path
         self.container = container
         encoding = [1: .mp1, 2: .mp2][stream.layer] ?? .mp3
@@ -43,8 +49,7 @@ final class Mpg123Decoder: FloatFrameDecoder {
         } else {
             length = .unknown
         }
-        let size = source.size
-        let pointsPastEnd = statement?.end.map { end in size.map { end > $0 } ?? false } ?? false
+        let pointsPastEnd = statement?.end.map { stated in end.map { stated > $0 } ?? false } ?? false
         stated = StatedLength(length, cutShort: pointsPastEnd, countIsEvidence: false)
         int16 = Int16Reading(channelCount: stream.channelCount)
     }
@@ -55,11 +60,15 @@ final class Mpg123Decoder: FloatFrameDecoder {
     var decoderName: String { "mpg123" }
     var isSeekable: Bool { source.isSeekable }
 
+    /// A stream that ends inside an MPEG frame was cut (`Mpg123Stream.endedInsideFrame`),
+    /// whatever its Xing frame's stream size says: a tag written after a truncated download
+    /// makes the file long enough for it.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in
-            if let stretches { return try stretches.read(into: buffer, frames: asked) }
-            return try stream.read(into: buffer, frames: asked)
-        }
+        let asked = stated.framesToRead(frames)
+        let got = if let stretches { try stretches.read(into: buffer, frames: asked) } else { try stream.read(into: buffer, frames: asked) }
+        if got < asked, stretches?.endedInsideFrame ?? stream.endedInsideFrame { stated.markCutShort() }
+        try stated.count(got, of: asked, path: stream.path)
+        return got
     }
 
     /// Starts again with a fresh decoder from the first byte, so a second pass gives the first
@@ -73,8 +82,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
         stretches = nil
         stream.close()
         _ = source.seek(0, whence: SEEK_SET)
-        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Stretches.preframes)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: path)
+        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Stretches.preframes, end: end)
+        stretches = Mpg123Stretches.make(first: stream, source: source, path: path, end: end)
         stated.rewind()
     }
 

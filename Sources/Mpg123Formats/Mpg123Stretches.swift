@@ -56,17 +56,20 @@ final class Mpg123Stretches {
     /// The helper has gone; `first` decodes the rest alone.
     private var alone = false
     private var finished = false
+    /// Whether the helper's last stretch ended inside an MPEG frame (the file's end cut one).
+    private var helperEndedInsideFrame = false
 
-    /// A two-core decoder of `first`'s stream, which must not have been read yet, or nil where
-    /// the stream does not qualify: not MPEG-1 layer III, a pipe, shorter than two stretches,
-    /// one core, or a second handle that cannot seek to the second stretch.
-    static func make(first: Mpg123Stream, source: InputBytes, path: String) -> Mpg123Stretches? {
+    /// A two-core decoder of `first`'s stream (its bytes ending at `end`, as `first`'s do), which
+    /// must not have been read yet, or nil where the stream does not qualify: not MPEG-1 layer
+    /// III, a pipe, shorter than two stretches, one core, or a second handle that cannot seek to
+    /// the second stretch.
+    static func make(first: Mpg123Stream, source: InputBytes, path: String, end: Int64?) -> Mpg123Stretches? {
         let stretchSamples = stretchFrames * first.samplesPerFrame
         guard first.layer == 3, first.isMPEG1, first.samplesPerFrame == 1_152,
               let frames = first.expectedFrames, frames >= Int64(2 * stretchSamples),
               sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
               let twin = source.twin(),
-              let second = try? Mpg123Stream(source: twin, path: path, preframes: preframes),
+              let second = try? Mpg123Stream(source: twin, path: path, preframes: preframes, end: end),
               second.sampleRate == first.sampleRate, second.channelCount == first.channelCount,
               let start = second.seek(toFrame: Int64(stretchFrames)), start <= Int64(stretchSamples),
               start > Int64(stretchSamples - 2 * first.samplesPerFrame)
@@ -86,6 +89,10 @@ final class Mpg123Stretches {
     }
 
     deinit { helper.stop() }
+
+    /// Whether the stream ended inside an MPEG frame, whichever handle read its end
+    /// (`Mpg123Stream.endedInsideFrame`).
+    var endedInsideFrame: Bool { first.endedInsideFrame || helperEndedInsideFrame }
 
     /// Decodes up to `frames` interleaved frames into `buffer`; returns the frames given, fewer
     /// only at the end of the stream.
@@ -134,6 +141,7 @@ final class Mpg123Stretches {
     /// to its next stretch and `first` seeks to the one between.
     private func endHelperStretch() throws(AudioFormatError) {
         guard helper.count == stretchSamples else {
+            helperEndedInsideFrame = helper.endedInsideFrame
             finished = true
             return
         }
@@ -169,9 +177,11 @@ private final class HelperLane: @unchecked Sendable {
     let frames: Int
     /// The samples trimmed from the start of the stream.
     let delay: Int
-    /// The samples of the last stretch decoded, and whether it could not be decoded.
+    /// The samples of the last stretch decoded, whether it could not be decoded, and whether
+    /// it ended inside an MPEG frame.
     private(set) var count = 0
     private(set) var failed = false
+    private(set) var endedInsideFrame = false
     /// The caller to the helper: decode the next stretch (or stop).
     let go = DispatchSemaphore(value: 0)
     /// The helper to the caller: the stretch is in the buffer.
@@ -221,6 +231,7 @@ private final class HelperLane: @unchecked Sendable {
                let got = try? stream.read(into: buffer, frames: frames) {
                 count = got
                 failed = false
+                endedInsideFrame = stream.endedInsideFrame
             } else {
                 count = 0
                 failed = true

@@ -30,7 +30,9 @@ public struct LibSndfileFormats: AudioFormatKind {
         let statedFrames = raw == nil ? HeaderLength.statedFrames(input) : nil
         let reader = try SoundFileReader(input: input, raw: rawFormat)
         guard reader.type == .mpeg, statedFrames == nil, input.fileDescriptor == nil else {
-            return SndfileDecoder(reader, statedFrames: statedFrames, dataChunkIsCut: raw == nil && HeaderLength.dataChunkIsCut(input))
+            let beforeTag = raw == nil ? ID3v1Tag.start(in: input).flatMap { HeaderLength.waveFrames(before: $0, input) } : nil
+            return SndfileDecoder(reader, statedFrames: statedFrames, dataChunkIsCut: raw == nil && HeaderLength.dataChunkIsCut(input),
+                                  framesBeforeTag: beforeTag)
         }
         // An MP3 without a frame count: libsndfile would stop at its estimate, so it is read
         // again to its end, the estimate kept for `info`.

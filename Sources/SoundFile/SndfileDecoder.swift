@@ -9,6 +9,8 @@ final class SndfileDecoder: AudioDecoder {
     let length: AudioLength
     /// Frames given since the start, held to the stated length.
     private var stated: StatedLength
+    /// The frames of a WAV cut in its data before an ID3v1 tag: all it holds (`HeaderLength.waveFrames(before:_:)`).
+    private let framesBeforeTag: Int64?
 
     /// Decodes `file`, held to `statedFrames`, the length its header states as aurender reads it
     /// (`HeaderLength`), where it states one; `estimatedFrames` replaces the count libsndfile
@@ -17,8 +19,13 @@ final class SndfileDecoder: AudioDecoder {
     /// A WAV or Wave64 in ADPCM or GSM 6.10 states its length in its `fact` chunk, the codec's
     /// count: a decode short of it is a cut only when `dataChunkIsCut` (its data chunk runs past
     /// the file's end); elsewhere the decode is the length, as SoX and FFmpeg give it.
-    init(_ file: SoundFileReader, statedFrames: Int64?, estimatedFrames: Int64? = nil, dataChunkIsCut: Bool = false) {
+    ///
+    /// `framesBeforeTag` are all that a WAV cut in its data and tagged after the cut holds: the
+    /// tag's bytes are not read as samples, and the stated length is not reached.
+    init(_ file: SoundFileReader, statedFrames: Int64?, estimatedFrames: Int64? = nil, dataChunkIsCut: Bool = false,
+         framesBeforeTag: Int64? = nil) {
         self.file = file
+        self.framesBeforeTag = framesBeforeTag
         container = LibSndfileFormats.container(file.type)
         encoding = LibSndfileFormats.encoding(file.encoding)
         length = Self.length(counted: estimatedFrames ?? file.frameCount, stated: statedFrames, isMP3: file.type == .mpeg)
@@ -42,12 +49,28 @@ final class SndfileDecoder: AudioDecoder {
     var readsInt16Natively: Bool { file.encoding == .pcm16 }
     var isSeekable: Bool { file.isSeekable }
 
+    /// Frames that break off (`SoundFileReader.brokeOff`) end the input as a cut does.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
+        let asked = stated.framesToRead(frames)
+        return try counted(try file.read(into: buffer, frames: present(asked)), of: asked)
     }
 
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(AudioFormatError) -> Int {
-        try stated.read(frames, path: file.path) { (asked) throws(AudioFormatError) -> Int in try file.read(into: buffer, frames: asked) }
+        let asked = stated.framesToRead(frames)
+        return try counted(try file.read(into: buffer, frames: present(asked)), of: asked)
+    }
+
+    /// How many of `asked` frames to read: no further than `framesBeforeTag`.
+    private func present(_ asked: Int) -> Int {
+        framesBeforeTag.map { min(asked, Int(max(0, $0 - stated.position))) } ?? asked
+    }
+
+    /// `got` of `asked` frames counted against the stated length, the input marked cut short
+    /// first where its frames broke off.
+    private func counted(_ got: Int, of asked: Int) throws(AudioFormatError) -> Int {
+        if file.brokeOff { stated.markCutShort() }
+        try stated.count(got, of: asked, path: file.path)
+        return got
     }
 
     func rewind() throws(AudioFormatError) {

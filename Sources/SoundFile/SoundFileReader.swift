@@ -23,6 +23,9 @@ public final class SoundFileReader {
     public let frameCount: Int64?
     /// Whether the file can go back to its start (false for a pipe).
     public let isSeekable: Bool
+    /// Whether the frames broke off where the decoder expected the next one (libFLAC lost sync
+    /// on a FLAC file cut inside a frame): reads then end there, as at a cut, rather than fail.
+    public private(set) var brokeOff = false
     private var handle: LibSndfile.Handle?
     /// The pipe read through virtual I/O, kept alive while libsndfile reads it.
     private let stream: InputBytes?
@@ -172,9 +175,9 @@ public final class SoundFileReader {
     }
 
     /// Reads until `frames` frames are read or the file ends; a short read with libsndfile's
-    /// error flag set is an error, not the end.
+    /// error flag set is an error, not the end, but for frames that break off (`brokeOff`).
     private func readLoop(into destination: Destination, frames: Int) throws(SoundFileError) -> Int {
-        guard let handle else { return 0 }
+        guard let handle, !brokeOff else { return 0 }
         var total = 0
         while total < frames {
             let offset = total * format.channelCount
@@ -186,7 +189,9 @@ public final class SoundFileReader {
             total += got
         }
         if total < frames, LibSndfile.errorCode(handle) != 0 {
-            throw SoundFileError(path: path, kind: .readFailed, reason: Self.inPlainWords(Self.cleaned(LibSndfile.errorMessage(handle))))
+            let message = Self.cleaned(LibSndfile.errorMessage(handle))
+            guard message == Self.lostSync else { throw SoundFileError(path: path, kind: .readFailed, reason: Self.inPlainWords(message)) }
+            brokeOff = true
         }
         return total
     }
@@ -197,7 +202,10 @@ public final class SoundFileReader {
         guard isSeekable else {
             throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of a stream")
         }
-        if LibSndfile.seek(handle, frame: 0) == 0 { return }
+        if LibSndfile.seek(handle, frame: 0) == 0 {
+            brokeOff = false
+            return
+        }
         // A file read through a stream of unknown size (`readingToTheEnd`) cannot seek in
         // libsndfile; it is opened again from its first byte.
         var info = SF_INFO()
@@ -207,6 +215,7 @@ public final class SoundFileReader {
         _ = LibSndfile.close(handle)
         Self.decodeOpusAtFullRate(reopened, info: &info)
         self.handle = reopened
+        brokeOff = false
     }
 
     /// Ogg Opus decodes at 48 kHz, whatever rate its encoder was given (`LibSndfile.decodeOpusAtFullRate`).
@@ -249,6 +258,9 @@ public final class SoundFileReader {
         }
     }
 
+    /// libsndfile's words when libFLAC finds no frame where the next should start.
+    static let lostSync = "flac decoder lost sync"
+
     /// libsndfile's vaguer messages said as what they mean for the file; others as they are.
     static func inPlainWords(_ reason: String) -> String {
         switch reason {
@@ -263,7 +275,7 @@ public final class SoundFileReader {
             "libsndfile's decoder stopped part way without saying why (the file may be damaged)"
         case let flac where flac.hasPrefix("unknown error in flac decoder") || flac.hasPrefix("Error in FLAC"):
             "its FLAC data does not decode (damaged, or a FLAC variant libFLAC rejects)"
-        case "flac decoder lost sync":
+        case lostSync:
             "it is damaged: its FLAC frames break off where the decoder expects the next"
         case let wave where wave.hasPrefix("Error in WAV/W64/RF64 file") && wave.contains("'fmt '"):
             "it is damaged: its WAV format chunk (fmt) is malformed"

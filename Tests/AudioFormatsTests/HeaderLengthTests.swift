@@ -169,6 +169,23 @@ import Darwin
         #expect(HeaderLength.statedFrames(Array(wave.prefix(AudioInput.headSize))) == nil)
     }
 
+    /// A 1000-frame stereo 16-bit WAV cut by 20 bytes, then tagged: its data ends where the
+    /// tag starts, 995 frames in; a whole WAV tagged after its data, and a pipe, have no such end.
+    @Test func aWaveCutBeforeAnID3v1TagEndsThere() throws {
+        let folder = try TemporaryFolder()
+        let whole = WaveFile.bytes(channels: 2, sampleRate: 44_100, data: [UInt8](repeating: 0, count: 4 * 1000))
+        let tag = Array("TAG".utf8) + [UInt8](repeating: 0x41, count: 125)
+        let cut = try Self.input(Array(whole.dropLast(20)) + tag, in: folder)
+        let start = try #require(ID3v1Tag.start(in: cut))
+        #expect(start == Int64(whole.count - 20))
+        #expect(HeaderLength.waveFrames(before: start, cut) == 995)
+        let tagged = try Self.input(whole + tag, in: folder)
+        #expect(ID3v1Tag.start(in: tagged) == Int64(whole.count))
+        #expect(HeaderLength.waveFrames(before: Int64(whole.count), tagged) == nil, "the data ends before the tag")
+        #expect(ID3v1Tag.start(in: try Self.pipeInput(Array(whole.dropLast(20)) + tag)) == nil)
+        #expect(ID3v1Tag.start(in: try Self.input(whole, in: folder)) == nil)
+    }
+
     @Test func anMP3WithoutAXingHeaderStatesNothing() {
         #expect(HeaderLength.statedFrames([0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 400)) == nil)
         #expect(HeaderLength.statedFrames(Array("not audio at all".utf8)) == nil)

@@ -29,6 +29,14 @@ import TestSupport
         #expect(Self.endsWhole(Self.pages.flatMap(\.bytes) + Array("TAG".utf8) + [UInt8](repeating: 0, count: 125)))
     }
 
+    /// A tag longer than the cut makes the cut page's stated length fit in the file again; the
+    /// tag's bytes are no part of it.
+    @Test func aPageCutBeforeAnID3v1TagDoesNot() {
+        let tag = Array("TAG".utf8) + [UInt8](repeating: 0, count: 125)
+        #expect(!Self.endsWhole(Array(Self.pages.flatMap(\.bytes).dropLast(20)) + tag))
+        #expect(ID3v1Tag.length(atEndOf: tag[...]) == 128 && ID3v1Tag.length(atEndOf: tag.dropFirst()) == 0)
+    }
+
     @Test func noPagesIsNoEnd() {
         #expect(!Self.endsWhole([]))
         #expect(!Self.endsWhole(Array("OggS".utf8)))

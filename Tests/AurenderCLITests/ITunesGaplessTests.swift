@@ -75,6 +75,38 @@ import Testing
     /// file), its sample table locates samples past its end, so it fails with one line naming
     /// the tag's frames (or, with no length stated, where it ended), and `--salvage` renders
     /// what decoded; on a pipe, whose size is unknown, the stream ends before the last sample.
+    /// FFmpeg's own files without an edit list (`-use_editlist 0`) in every MPEG-4 brand it
+    /// writes: `info` marks the length an estimate, never stating an exact one the render does
+    /// not give, and `info --exact` counts what the render gives, read from a file or, its index
+    /// first, from standard input. Needs FFmpeg's command line (not installed by `make deps`).
+    @Test(arguments: ["m4a", "3gp", "mov"])
+    func ffmpegsFilesWithoutAnEditListStateOnlyWhatTheyRender(container: String) throws {
+        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile) else { return }
+        let folder = try TemporaryFolder()
+        let input = folder.file("no-edit-list.\(container)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-v", "error", "-i", fixture("music.wav"), "-c:a", "aac", "-use_editlist", "0", "-movflags", "+faststart", input]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+
+        let info = try aurender(["info", "--json", input])
+        let stated = try #require(try JSONSerialization.jsonObject(with: info.standardOutput) as? [[String: Any]])
+        #expect(stated.first?["length"] as? String == "estimated", "\(info.output)")
+        let rendered = try aurender([input, folder.file("out.wav")])
+        #expect(rendered.status == 0 && rendered.standardError.isEmpty, "\(rendered.standardError)")
+        let frames = try samples(of: folder.file("out.wav")).samples.count / 2
+        #expect(frames == 134_144, "131 AAC packets of 1024 frames, priming and padding too")
+        let counted = try aurender(["info", "--exact", "--json", input])
+        let exact = try #require(try JSONSerialization.jsonObject(with: counted.standardOutput) as? [[String: Any]])
+        #expect(exact.first?["frames"] as? Int == frames && exact.first?["length"] as? String == "exact")
+
+        let piped = try aurender(["info", "--json", "-"], input: try Data(contentsOf: URL(fileURLWithPath: input)))
+        let pipedInfo = try #require(try JSONSerialization.jsonObject(with: piped.standardOutput) as? [[String: Any]])
+        #expect(pipedInfo.first?["length"] as? String == "estimated", "\(piped.output)")
+    }
+
     @Test(arguments: [(true, false), (true, true), (false, false), (false, true)])
     func aCutFileIsToldByItsBytes(statingGapless: Bool, atPacketEnd: Bool) throws {
         let folder = try TemporaryFolder()

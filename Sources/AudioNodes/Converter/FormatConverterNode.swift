@@ -22,6 +22,9 @@ public final class FormatConverterNode: AudioNode {
     public let quality: ResamplerQuality
     /// The channel matrix given at init, if any.
     public let requestedMatrix: ChannelMatrix?
+    /// Why the converter is there when no one asked for it (an output format that cannot hold
+    /// the input's rate), as a plan says it; nil for one asked for.
+    public let purpose: String?
 
     /// The matrix in use, once initialized (nil when channels pass straight through).
     public private(set) var matrix: ChannelMatrix?
@@ -33,12 +36,14 @@ public final class FormatConverterNode: AudioNode {
     private var resampled: AudioBufferStorage?
     private var inputFrames: Int64 = 0
 
-    /// A converter producing `output` (its rate and channel count; the graph's canonical form).
+    /// A converter producing `output` (its rate and channel count; the graph's canonical form),
+    /// put there for `purpose` when no one asked for it.
     public init(name: String = "converter", output: StreamFormat, resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
-                quality: ResamplerQuality = .best, matrix: ChannelMatrix? = nil) throws(GraphError) {
+                quality: ResamplerQuality = .best, matrix: ChannelMatrix? = nil, purpose: String? = nil) throws(GraphError) {
         self.resampler = resampler
         self.quality = quality
         requestedMatrix = matrix
+        self.purpose = purpose
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
         try setStreamFormat(output.canonical, scope: .output)
     }
@@ -47,6 +52,7 @@ public final class FormatConverterNode: AudioNode {
         var parts: [String] = []
         if resamples { parts.append("\(resampler.name) \(quality.name)") }
         if let matrix { parts.append("channel matrix \(matrix)") }
+        if let purpose { parts.append(purpose) }
         return parts.isEmpty ? "pass-through" : parts.joined(separator: ", ")
     }
 
