@@ -75,7 +75,8 @@ public enum TaggedFiles {
 }
 
 /// What mutagen (python3-mutagen, a tag library other than TagLib) reads in a file: its tags by
-/// the format's own names (ID3v2 frame IDs, MP4 atom names, Vorbis comment keys in lower case)
+/// the format's own names (ID3v2 frame IDs, `TXXX:` and `UFID:` with their descriptions, `COMM`
+/// and `USLT` without theirs; MP4 atom names; Vorbis comment keys in lower case)
 /// with their values as text, and its pictures.
 public struct MutagenListing: Decodable, Sendable {
     /// One picture as mutagen reads it.
@@ -122,8 +123,11 @@ for key, value in (f.tags.items() if f is not None and f.tags is not None else [
     elif key.lower() == "metadata_block_picture":
         for encoded in value:
             p = Picture(base64.b64decode(encoded)); picture(p.type, p.mime, p.desc, p.data)
+    elif key.startswith("UFID"):
+        tags.setdefault(key, []).append(value.data.decode("utf-8", "replace"))
     elif hasattr(value, "text"):
-        tags.setdefault(key.split(":")[0] if key.startswith("COMM") else key, []).extend(str(t) for t in value.text)
+        texts = value.text if isinstance(value.text, list) else [value.text]
+        tags.setdefault(key.split(":")[0] if key.startswith(("COMM", "USLT")) else key, []).extend(str(t) for t in texts)
     elif isinstance(value, list):
         tags.setdefault(key, []).extend(text(v) for v in value)
     else:
