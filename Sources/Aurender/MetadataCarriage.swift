@@ -38,6 +38,27 @@ public struct MetadataCarriage: Sendable {
         }
     }
 
+    /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
+    /// which carries none but another file's), or its source's, with its edits made. A source
+    /// that cannot be read is the render's error: it was asked for by name.
+    public static func resolving(_ choice: TagChoice, input: String?) throws(RenderError) -> MetadataCarriage {
+        guard choice.carries else { return .none }
+        var carriage: MetadataCarriage
+        if let source = choice.source {
+            do {
+                var metadata = try MetadataFile.read(path: source)
+                metadata.tags = TagMapping.carried(metadata.tags)
+                carriage = MetadataCarriage(metadata: metadata, readError: nil)
+            } catch {
+                throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
+            }
+        } else {
+            carriage = input.map(reading) ?? .none
+        }
+        carriage.metadata.tags = choice.edited(carriage.metadata.tags)
+        return carriage
+    }
+
     /// The tag format TagLib writes for `type` holding `encoding`; nil for a container that holds
     /// no tags aurender writes.
     static func tagFormat(for type: AudioContainer, encoding: AudioEncoding) -> TagFormat? {
