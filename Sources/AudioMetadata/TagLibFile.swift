@@ -49,7 +49,7 @@ enum TagLibFile {
         guard saved else { throw MetadataError(path: path, kind: .writeFailed, reason: "writing the tags failed") }
         let written = try open(descriptor: descriptor, format: format, path: path)
         defer { tagshim_close(written) }
-        return contents(of: written)
+        return contents(of: written, sharing: metadata.pictures)
     }
 
     /// Opens the file on `descriptor` as `format`.
@@ -75,8 +75,10 @@ enum TagLibFile {
         return build(0, [])
     }
 
-    /// The tags, pictures and unmapped names of an open file.
-    private static func contents(of file: OpaquePointer) -> FileMetadata {
+    /// The tags, pictures and unmapped names of an open file. A picture whose bytes are those of
+    /// one of `known` shares that one's array rather than copying them (a cover read back after
+    /// writing it is not held twice).
+    private static func contents(of file: OpaquePointer, sharing known: [Picture] = []) -> FileMetadata {
         var tags = Tags()
         for index in 0..<tagshim_property_count(file) {
             tags.append(String(cString: tagshim_property_value(file, index)), to: String(cString: tagshim_property_key(file, index)))
@@ -85,7 +87,8 @@ enum TagLibFile {
         for index in 0..<tagshim_picture_count(file) {
             var picture = tagshim_picture()
             tagshim_picture_at(file, index, &picture)
-            let data = picture.size == 0 ? [] : Array(UnsafeBufferPointer(start: picture.data, count: picture.size))
+            let bytes = UnsafeBufferPointer(start: picture.data, count: picture.size)
+            let data = known.first { $0.data.count == bytes.count && $0.data.elementsEqual(bytes) }?.data ?? Array(bytes)
             pictures.append(Picture(kind: Picture.Kind(Int(picture.type)), mimeType: String(cString: picture.mime_type),
                                     description: String(cString: picture.description), data: data))
         }

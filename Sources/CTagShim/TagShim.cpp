@@ -33,7 +33,8 @@ struct Picture {
     int type;
     std::string mime_type;
     std::string description;
-    std::vector<unsigned char> data;
+    // TagLib's own bytes, shared (its byte vectors are reference-counted): a cover is not copied here.
+    TagLib::ByteVector data;
 };
 
 std::string utf8(const TagLib::String &string) { return string.to8Bit(true); }
@@ -49,10 +50,6 @@ TagLib::ByteVector bytes(const tagshim_picture &picture) {
     return TagLib::ByteVector(reinterpret_cast<const char *>(picture.data), static_cast<unsigned int>(picture.size));
 }
 
-std::vector<unsigned char> copy(const TagLib::ByteVector &data) {
-    return std::vector<unsigned char>(data.data(), data.data() + data.size());
-}
-
 // The pictures of an ID3v2 tag's APIC frames.
 void readID3v2Pictures(TagLib::ID3v2::Tag *tag, std::vector<Picture> &pictures) {
     if (!tag) return;
@@ -60,7 +57,7 @@ void readID3v2Pictures(TagLib::ID3v2::Tag *tag, std::vector<Picture> &pictures) 
         auto picture = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
         if (!picture) continue;
         pictures.push_back({static_cast<int>(picture->type()), utf8(picture->mimeType()), utf8(picture->description()),
-                            copy(picture->picture())});
+                            picture->picture()});
     }
 }
 
@@ -80,7 +77,7 @@ void writeID3v2Pictures(TagLib::ID3v2::Tag *tag, const tagshim_picture *pictures
 void readFLACPictures(const TagLib::List<TagLib::FLAC::Picture *> &list, std::vector<Picture> &pictures) {
     for (auto picture : list) {
         pictures.push_back({static_cast<int>(picture->type()), utf8(picture->mimeType()), utf8(picture->description()),
-                            copy(picture->data())});
+                            picture->data()});
     }
 }
 
@@ -139,7 +136,7 @@ std::vector<Picture> readPictures(TagLib::File *file) {
     } else if (auto mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
         if (mp4->tag() && mp4->tag()->contains("covr")) {
             for (auto &cover : mp4->tag()->item("covr").toCoverArtList()) {
-                pictures.push_back({3, mimeType(cover.format()), "", copy(cover.data())});
+                pictures.push_back({3, mimeType(cover.format()), "", cover.data()});
             }
         }
     } else if (auto asf = dynamic_cast<TagLib::ASF::File *>(file)) {
@@ -148,7 +145,7 @@ std::vector<Picture> readPictures(TagLib::File *file) {
                 auto picture = attribute.toPicture();
                 if (!picture.isValid()) continue;
                 pictures.push_back({static_cast<int>(picture.type()), utf8(picture.mimeType()), utf8(picture.description()),
-                                    copy(picture.picture())});
+                                    picture.picture()});
             }
         }
     }
@@ -342,7 +339,7 @@ void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture 
     picture->type = found.type;
     picture->mime_type = found.mime_type.c_str();
     picture->description = found.description.c_str();
-    picture->data = found.data.data();
+    picture->data = reinterpret_cast<const unsigned char *>(found.data.data());
     picture->size = found.data.size();
 }
 
