@@ -66,7 +66,7 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
         if !tagKeys.isEmpty { parts.append("tags not kept: " + tagKeys.joined(separator: ", ")) }
         if pictures > 0 { parts.append("cover art not kept: \(Self.count(pictures, "picture"))") }
         if pictureDetails > 0 { parts.append("cover art kept without its kind and description: \(Self.count(pictureDetails, "picture"))") }
-        if !unmapped.isEmpty { parts.append("not carried, as no tag names them: " + unmapped.joined(separator: ", ")) }
+        if !unmapped.isEmpty { parts.append("frames not carried, as TagLib names no key for them: " + unmapped.joined(separator: ", ")) }
         return "\(path): " + parts.joined(separator: "; ")
     }
 

@@ -169,6 +169,27 @@ import Testing
         #expect(quiet.standardError.contains("-: tags and cover art not kept: an output to a pipe or device carries none"))
     }
 
+    @Test func aFrameNoKeyNamesIsNamedAsNotCarriedAndAW64HoldsNone() throws {
+        let folder = try TemporaryFolder()
+        guard TaggedFiles.hasTool("lame"), TaggedFiles.hasTool("mid3v2") else { return }
+        let wav = folder.file("tone.wav"), mp3 = folder.file("private.mp3")
+        try TaggedFiles.toneWAV(at: wav)
+        try #require(try TaggedFiles.run("lame", ["--quiet", "--tt", "Song", wav, mp3]) != nil)
+        try #require(try TaggedFiles.run("python3", ["-c", """
+            from mutagen.id3 import ID3, PRIV
+            tag = ID3('\(mp3)'); tag.add(PRIV(owner='com.example', data=b'secret')); tag.save()
+            """]) != nil)
+        let flac = folder.file("out.flac")
+        let result = try aurender([mp3, flac])
+        #expect(result.status == 0)
+        #expect(result.standardError == "aurender: \(flac): frames not carried, as TagLib names no key for them: PRIV\n")
+        #expect(try TaggedFiles.metaflacTags(flac)?.map(\.1) == ["Song"])
+        let w64 = folder.file("out.w64")
+        let held = try aurender([mp3, w64])
+        #expect(held.status == 0)
+        #expect(held.standardError == "aurender: \(w64): tags not kept: aurender writes no tags into W64 files\n")
+    }
+
     @Test func anUntaggedInputGivesAnOutputWithoutTags() throws {
         let folder = try TemporaryFolder()
         let wav = folder.file("tone.wav")
