@@ -220,6 +220,10 @@ import Testing
         #expect(result.standardError == "aurender: \(damaged): tags not read: TagLib finds them damaged\n")
         let rendered = try samples(of: output)
         #expect(rendered.samples.count == 44_100 * 2)
+        let described = try aurender(["info", damaged])
+        #expect(described.status == 0)
+        #expect(described.standardError == "aurender: \(damaged): tags not read: TagLib finds them damaged\n")
+        #expect(described.output.contains("Frames      : 44100\n") && !described.output.contains("Tags"))
     }
 
     @Test func taggedRendersAreByteIdentical() throws {
