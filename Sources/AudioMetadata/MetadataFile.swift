@@ -16,6 +16,7 @@ public enum MetadataFile {
         var wanted = metadata
         wanted.tags = TagMapping.tags(metadata.tags, for: format.system)
         let written = try TagLibFile.replace(with: wanted, descriptor: descriptor, format: format, path: path)
-        return MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped)
+        return MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped,
+                            statesDimensions: format.system == .vorbisComments)
     }
 }

@@ -29,7 +29,8 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What `written`, read back from the output, lacks of `wanted`.
-    init(path: String, wanted: FileMetadata, written: FileMetadata, unmapped: [String]) {
+    /// `statesDimensions`: whether the output's pictures state their dimensions (FLAC's blocks), so they are compared too.
+    init(path: String, wanted: FileMetadata, written: FileMetadata, unmapped: [String], statesDimensions: Bool) {
         self.path = path
         self.unmapped = unmapped
         for entry in wanted.tags.entries {
@@ -44,7 +45,7 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
         }
         var kept = written.pictures
         for picture in wanted.pictures {
-            if let exact = kept.firstIndex(of: picture) {
+            if let exact = kept.firstIndex(where: { $0.isSame(as: picture, but: statesDimensions) }) {
                 kept.remove(at: exact)
             } else if let bare = kept.firstIndex(where: { $0.data == picture.data }) {
                 kept.remove(at: bare)

@@ -31,12 +31,35 @@ public struct Picture: Equatable, Sendable {
     public var description: String
     /// The picture's bytes.
     public var data: [UInt8]
+    /// What FLAC's `PICTURE` block states of the image (ID3v2 and MP4 state nothing): kept from
+    /// FLAC and Ogg inputs into FLAC and Ogg outputs.
+    public var dimensions: Dimensions
+
+    /// The image's size and colours as a FLAC `PICTURE` block states them; all 0 where not stated.
+    public struct Dimensions: Equatable, Sendable {
+        public var width, height, colourDepth, colourCount: Int
+
+        /// Width and height in pixels, bits per pixel, and the palette's size (0 for none).
+        public init(width: Int = 0, height: Int = 0, colourDepth: Int = 0, colourCount: Int = 0) {
+            self.width = width
+            self.height = height
+            self.colourDepth = colourDepth
+            self.colourCount = colourCount
+        }
+    }
 
     /// A picture of `kind` with these bytes.
-    public init(kind: Kind, mimeType: String, description: String = "", data: [UInt8]) {
+    public init(kind: Kind, mimeType: String, description: String = "", data: [UInt8], dimensions: Dimensions = Dimensions()) {
         self.kind = kind
         self.mimeType = mimeType
         self.description = description
         self.data = data
+        self.dimensions = dimensions
+    }
+
+    /// Whether `other` is this picture but perhaps for the dimensions, which only FLAC's blocks state.
+    func isSame(as other: Picture, but dimensions: Bool) -> Bool {
+        kind == other.kind && mimeType == other.mimeType && description == other.description && data == other.data
+            && (!dimensions || self.dimensions == other.dimensions)
     }
 }

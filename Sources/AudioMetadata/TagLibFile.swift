@@ -68,8 +68,12 @@ enum TagLibFile {
         func build(_ index: Int, _ built: [tagshim_picture]) -> Result {
             guard index < pictures.count else { return built.withUnsafeBufferPointer(body) }
             return pictures[index].data.withUnsafeBufferPointer { data in
-                build(index + 1, built + [tagshim_picture(type: Int32(pictures[index].kind.number), mime_type: strings[index].0,
-                                                          description: strings[index].1, data: data.baseAddress, size: data.count)])
+                let dimensions = pictures[index].dimensions
+                return build(index + 1, built + [tagshim_picture(type: Int32(pictures[index].kind.number), mime_type: strings[index].0,
+                                                                 description: strings[index].1, data: data.baseAddress, size: data.count,
+                                                                 width: Int32(clamping: dimensions.width), height: Int32(clamping: dimensions.height),
+                                                                 color_depth: Int32(clamping: dimensions.colourDepth),
+                                                                 color_count: Int32(clamping: dimensions.colourCount))])
             }
         }
         return build(0, [])
@@ -90,7 +94,9 @@ enum TagLibFile {
             let bytes = UnsafeBufferPointer(start: picture.data, count: picture.size)
             let data = known.first { $0.data.count == bytes.count && $0.data.elementsEqual(bytes) }?.data ?? Array(bytes)
             pictures.append(Picture(kind: Picture.Kind(Int(picture.type)), mimeType: String(cString: picture.mime_type),
-                                    description: String(cString: picture.description), data: data))
+                                    description: String(cString: picture.description), data: data,
+                                    dimensions: Picture.Dimensions(width: Int(picture.width), height: Int(picture.height),
+                                                                   colourDepth: Int(picture.color_depth), colourCount: Int(picture.color_count))))
         }
         let unmapped = (0..<tagshim_unsupported_count(file)).map { String(cString: tagshim_unsupported(file, $0)) }
         return FileMetadata(tags: tags, pictures: pictures, unmapped: unmapped)

@@ -35,6 +35,8 @@ struct Picture {
     std::string description;
     // TagLib's own bytes, shared (its byte vectors are reference-counted): a cover is not copied here.
     TagLib::ByteVector data;
+    // FLAC's statement of the image: width, height, colour depth, palette size (0 where not stated).
+    int width = 0, height = 0, color_depth = 0, color_count = 0;
 };
 
 std::string utf8(const TagLib::String &string) { return string.to8Bit(true); }
@@ -77,7 +79,7 @@ void writeID3v2Pictures(TagLib::ID3v2::Tag *tag, const tagshim_picture *pictures
 void readFLACPictures(const TagLib::List<TagLib::FLAC::Picture *> &list, std::vector<Picture> &pictures) {
     for (auto picture : list) {
         pictures.push_back({static_cast<int>(picture->type()), utf8(picture->mimeType()), utf8(picture->description()),
-                            picture->data()});
+                            picture->data(), picture->width(), picture->height(), picture->colorDepth(), picture->numColors()});
     }
 }
 
@@ -87,6 +89,10 @@ TagLib::FLAC::Picture *makeFLACPicture(const tagshim_picture &picture) {
     made->setMimeType(fromUTF8(picture.mime_type));
     made->setDescription(fromUTF8(picture.description));
     made->setData(bytes(picture));
+    made->setWidth(picture.width);
+    made->setHeight(picture.height);
+    made->setColorDepth(picture.color_depth);
+    made->setNumColors(picture.color_count);
     return made;
 }
 
@@ -341,6 +347,10 @@ void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture 
     picture->description = found.description.c_str();
     picture->data = reinterpret_cast<const unsigned char *>(found.data.data());
     picture->size = found.data.size();
+    picture->width = found.width;
+    picture->height = found.height;
+    picture->color_depth = found.color_depth;
+    picture->color_count = found.color_count;
 }
 
 int tagshim_replace(tagshim_file *file, const char *const *keys, const char *const *values, size_t count,

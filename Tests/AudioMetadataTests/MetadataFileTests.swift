@@ -57,6 +57,7 @@ import Testing
         // TagLib's property map orders keys alphabetically; a key's values keep the file's order.
         #expect(read.tags.keys == ["ARTIST", "TITLE", "TRACKNUMBER"])
         #expect(read.tags["ARTIST"] == ["First", "Second"])
-        #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png)])
+        #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png,
+                                          dimensions: Picture.Dimensions(width: 1, height: 1, colourDepth: 24))])
     }
 }

@@ -87,6 +87,9 @@ import Testing
         for (key, value) in Self.tags { expected[key.lowercased(), default: []].append(value) }
         #expect(listing.tags.mapKeys { $0.lowercased() } == expected, "every tag and nothing else (no ENCODER=libsndfile)")
         #expect(listing.pictures == [Self.cover])
+        if `extension` == "flac", let blocks = try TaggedFiles.run("metaflac", ["--list", "--block-type=PICTURE", output]) {
+            #expect(blocks.contains("  width: 1\n  height: 1\n  depth: 24\n"), "the picture's dimensions as metaflac stated them")
+        }
     }
 
     @Test func anOpusOutputCarriesTagsAndCover() throws {

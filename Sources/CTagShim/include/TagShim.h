@@ -30,12 +30,18 @@ typedef struct tagshim_file tagshim_file;
 
 /// One picture: the ID3v2/FLAC picture type (0 to 20), MIME type, description and bytes.
 /// A format that keeps no type or description (MP4 `covr`) reads as type 3, front cover, and "".
+/// FLAC's `PICTURE` (and Ogg's `METADATA_BLOCK_PICTURE`) also state the image's width, height,
+/// colour depth and palette size, which read as 0 from the other formats.
 typedef struct tagshim_picture {
     int type;
     const char *mime_type;
     const char *description;
     const unsigned char *data;
     size_t size;
+    int width;
+    int height;
+    int color_depth;
+    int color_count;
 } tagshim_picture;
 
 /// Opens `path` read-only (the file is never written), choosing the format by the extension,
