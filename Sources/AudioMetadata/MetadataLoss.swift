@@ -16,9 +16,6 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
     /// Why, when the output holds no tags at all (`AU holds no tags`); nil when it holds some.
     public var holdsNone: String?
 
-    /// Nothing lost, for `path`.
-    public init(path: String) { self.path = path }
-
     /// Everything in `metadata` lost, because the output holds none: `reason` says why.
     public init(path: String, dropping metadata: FileMetadata, because reason: String) {
         self.path = path

@@ -1,5 +1,5 @@
-/// A tag format aurender writes, one per kind of output file TagLib can tag: what tag system it
-/// holds and what of a picture it keeps.
+/// A tag format aurender writes, one per kind of output file TagLib can tag: the tag system it
+/// holds and whether its encoder stamps it.
 public enum TagFormat: String, CaseIterable, Sendable {
     /// MP3 and other MPEG audio: an ID3v2.4 tag before the audio, nothing else.
     case mpeg
@@ -25,15 +25,6 @@ public enum TagFormat: String, CaseIterable, Sendable {
         case .mp4: .mp4
         case .flac, .oggVorbis, .oggOpus, .oggFLAC: .vorbisComments
         }
-    }
-
-    /// Whether the format keeps a picture's kind and description (MP4's `covr` keeps only the
-    /// image and whether it is JPEG, PNG, BMP or GIF).
-    public var keepsPictureDetails: Bool { self != .mp4 }
-
-    /// The picture MIME types the format keeps; nil for any.
-    public var pictureMimeTypes: Set<String>? {
-        self == .mp4 ? ["image/jpeg", "image/png", "image/bmp", "image/gif"] : nil
     }
 
     /// Whether aurender's encoder of the format writes a tag of its own that the user did not ask

@@ -27,15 +27,24 @@ public struct MetadataCarriage: Sendable {
     /// pipes are not read for tags (their bytes are the decoder's); damaged tags give an empty
     /// carriage with the error.
     public static func reading(_ input: String) -> MetadataCarriage {
-        var status = stat()
-        guard input != "-", stat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return .none }
+        var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
         do {
-            var metadata = try MetadataFile.read(path: input)
-            metadata.tags = TagMapping.carried(metadata.tags)
-            return MetadataCarriage(metadata: metadata, readError: nil)
+            guard let metadata = try metadata(of: input) else { return carriage }
+            carriage.metadata = metadata
+            carriage.metadata.tags = TagMapping.carried(metadata.tags)
         } catch {
-            return MetadataCarriage(metadata: FileMetadata(), readError: error)
+            carriage.readError = error
         }
+        return carriage
+    }
+
+    /// Every tag and picture of the file at `path`, as it holds them; nil for standard input, a
+    /// pipe or a device, whose bytes are the decoder's, and for a missing file, which its decoder
+    /// names in its own error.
+    public static func metadata(of path: String) throws(MetadataError) -> FileMetadata? {
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try MetadataFile.read(path: path)
     }
 
     /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
@@ -45,8 +54,11 @@ public struct MetadataCarriage: Sendable {
         guard choice.carries else { return .none }
         var carriage: MetadataCarriage
         if let source = choice.source {
-            do {
-                var metadata = try MetadataFile.read(path: source)
+            do throws(MetadataError) {
+                guard var metadata = try metadata(of: source) else {
+                    throw MetadataError(path: source, kind: .cannotOpen, reason: "tags not read: "
+                                        + (FileIdentity(path: source) == nil ? "the file cannot be opened" : "only a regular file's tags are read"))
+                }
                 metadata.tags = TagMapping.carried(metadata.tags)
                 carriage = MetadataCarriage(metadata: metadata, readError: nil)
             } catch {

@@ -33,11 +33,12 @@ struct InfoMetadata: Encodable {
         }
     }
 
-    /// The metadata of `path`, or none for standard input, a pipe or a device (their bytes are
-    /// the decoder's) and with the error when the tags are damaged.
+    /// Every tag and picture of `path`, or none for standard input, a pipe or a device (their
+    /// bytes are the decoder's), and with the error when the tags are damaged.
     static func read(_ path: String) -> (metadata: InfoMetadata, error: MetadataError?) {
-        let carriage = MetadataCarriage.reading(path)
-        return (InfoMetadata(carriage.metadata), carriage.readError)
+        do { return (InfoMetadata(try MetadataCarriage.metadata(of: path) ?? FileMetadata()), nil) } catch {
+            return (InfoMetadata(FileMetadata()), error)
+        }
     }
 
     /// The text lines: `Tags        : ARTIST = A`, one a value, then one a picture; nothing without either.

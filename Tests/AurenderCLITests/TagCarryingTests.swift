@@ -241,6 +241,11 @@ import Testing
         let folder = try TemporaryFolder()
         guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song"), ("ARTIST", "First"), ("ARTIST", "Second")], picture: "Cover", in: folder)
         else { return }
+        let lame = folder.file("lame.mp3")
+        if TaggedFiles.hasTool("lame") {
+            try #require(try TaggedFiles.run("lame", ["--quiet", "--tt", "Song", folder.file("tagged.flac.wav"), lame]) != nil)
+            #expect(try aurender(["info", lame]).output.contains("ENCODING = LAME"), "info shows every key, even those a render leaves out")
+        }
         let text = try aurender(["info", flac])
         #expect(text.status == 0)
         #expect(text.output.hasSuffix("""
