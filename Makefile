@@ -2,7 +2,7 @@
 APT_PACKAGES = libsndfile1-dev libflac-dev libvorbis-dev libopus-dev libogg-dev libmpg123-dev libsamplerate0-dev libsoxr-dev libebur128-dev libfftw3-dev libavformat-dev libavcodec-dev libavutil-dev pkg-config \
 	libsoundtouch-dev \
 	ladspa-sdk liblilv-dev lilv-utils lv2-examples fomp zlib1g-dev \
-	libwebrtc-audio-processing-dev libmysofa-dev libmysofa1 espeak-ng
+	libwebrtc-audio-processing-dev libmysofa-dev libmysofa1 espeak-ng libtag1-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus \
@@ -16,7 +16,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker 
 ## Installs the C libraries from Debian's packages, if pkg-config cannot find them, and the tools
 ## the tests run when they are missing.
 deps:
-	@{ pkg-config --exists sndfile flac vorbisfile opus ogg libmpg123 samplerate soxr libebur128 fftw3f libavformat libavcodec libavutil lilv-0 zlib webrtc-audio-processing libmysofa 2>/dev/null \
+	@{ pkg-config --exists sndfile flac vorbisfile opus ogg libmpg123 samplerate soxr libebur128 fftw3f libavformat libavcodec libavutil lilv-0 zlib webrtc-audio-processing libmysofa taglib 2>/dev/null \
 		&& command -v espeak-ng >/dev/null && [ -f /usr/share/libmysofa/MIT_KEMAR_normal_pinna.sofa ] && [ -f /usr/include/ladspa.h ] && [ -f /usr/include/SoundTouchDLL.h ] && [ -f /usr/lib/ladspa/amp.so ] && [ -d /usr/lib/lv2/eg-amp.lv2 ] && [ -d /usr/lib/lv2/fomp.lv2 ]; } || { \
 		echo "installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); }
@@ -26,6 +26,9 @@ deps:
 	@{ command -v flac && command -v oggdec && command -v opusdec; } >/dev/null || { \
 		echo "installing flac, vorbis-tools and opus-tools (the reference decoders the tests compare with)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq flac vorbis-tools opus-tools; }
+	@{ command -v mid3v2 && command -v lame; } >/dev/null || { \
+		echo "installing python3-mutagen and lame (the tag tests tag with lame and read tags back with mutagen)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-mutagen lame; }
 	@command -v groff >/dev/null || { echo "installing groff-base (the manual page's test renders it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq groff-base; }
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || { \

@@ -37,6 +37,10 @@ import Foundation
 ///
 /// `VoiceProcessing` is the voice node over WebRTC's audio processing module, which is C++:
 /// `CVoiceShim` is its C face and `CWebRTCAudioProcessing` carries its pkg-config flags.
+/// `AudioMetadata` holds what a file carries besides samples (tags and pictures, as TagLib's
+/// property map names them) and reads and writes it through TagLib, which is C++ too: `CTagShim`
+/// is its C face and `CTagLib` carries its pkg-config flags. It knows no graph; `Aurender` reads
+/// an input's metadata before a render and writes it into the finished output.
 ///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
 /// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
@@ -127,6 +131,9 @@ let package = Package(
         // SwiftPM drops the -D flags of pkg-config files, so the two webrtc-audio-processing.pc states are repeated here.
         .target(name: "CVoiceShim", dependencies: ["CWebRTCAudioProcessing"],
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
+        // TagLib is C++: this carries its pkg-config flags to CTagShim, its C face.
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        .target(name: "CTagShim", dependencies: ["CTagLib"]),
         // SoundTouch's C interface, libSoundTouchDll; soundtouch.pc names the C++ library instead.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(
@@ -152,6 +159,7 @@ let package = Package(
         .target(name: "SpatialAudio", dependencies: ["CMysofa", "FourierTransforms", "AudioDSP"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
+        .target(name: "AudioMetadata", dependencies: ["CTagShim"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
         // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.
@@ -165,7 +173,7 @@ let package = Package(
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio"]),
+                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio", "AudioMetadata"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -189,6 +197,7 @@ let package = Package(
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter", "TestSupport"]),
         .testTarget(name: "SpatialAudioTests", dependencies: ["SpatialAudio", "FourierTransforms", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata", "TestSupport"]),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),

@@ -1,6 +1,7 @@
 @_exported import AudioDSP
 @_exported import AudioFormats
 @_exported import AudioGraph
+@_exported import AudioMetadata
 @_exported import AudioNodes
 @_exported import Loudness
 @_exported import PluginHost

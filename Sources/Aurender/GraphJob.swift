@@ -83,9 +83,11 @@ public struct GraphJob {
     }
 
     /// Renders, leaving either a complete output or none. A graph with `silence` nodes is
-    /// rendered first to measure where its audio lies, then again trimmed.
+    /// rendered first to measure where its audio lies, then again trimmed. Its output carries
+    /// no tags yet, so settings that set or take them are refused.
     public func run() throws -> RenderJob.Summary {
         let output = try outputNode(of: try checkedNodes()).destination
+        guard options.tags.isDefault else { throw RenderError.usage("\(output.path): a graph file's output carries no tags yet, so none can be set, taken or left out") }
         var summary = try PreparedRender.render(output: output, settings: options, normalization: nil,
                                                 inputs: inputPaths, subject: output.path) { pass in
             try build(readingAhead: true, pass: pass).render

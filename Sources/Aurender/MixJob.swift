@@ -75,10 +75,12 @@ public struct MixJob {
 
     /// Mixes, leaving either a complete output or none (and an existing one untouched). With a
     /// loudness normalization or a silence-trim node in an input's processing, the mix is measured
-    /// first, then mixed again with the gain and the trims.
+    /// first, then mixed again with the gain and the trims. A mix carries no tags unless
+    /// `RenderSettings.tags` names a file to take them from.
     public func run() throws -> RenderJob.Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                                inputs: inputs.map(\.path), subject: output.path) { pass in
+                                                inputs: inputs.map(\.path), subject: output.path,
+                                                metadata: try .resolving(options.settings.tags, input: nil)) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls

@@ -3,6 +3,7 @@ import AudioGraph
 import AudioNodes
 import Resampling
 import AudioFormats
+import AudioMetadata
 import SignalAnalysis
 
 /// What every render shares: choosing the output's container and encoding, deciding on
@@ -180,13 +181,14 @@ enum OutputRendering {
     }
 
     /// Pulls `outputNode` to its end into `output`, through an unfinished file put into place
-    /// only on success (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
-    /// the level, the sum of the squares of every sample, and when they ask for sketches, the
-    /// output's. The graph's scheduled
+    /// only on success, with `metadata`'s tags and pictures written into it first (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
+    /// the level, the sum of the squares of every sample, when they ask for sketches, the
+    /// output's, and what of the metadata the output did not keep. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?, expectedFrames: Int64?,
-                      settings options: RenderSettings) throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?) {
+                      settings options: RenderSettings, metadata: MetadataCarriage = .none)
+        throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?, metadataLoss: MetadataLoss?) {
         let destination: OutputFile
         if options.durability == .synchronized, !output.isFile {
             throw RenderError.usage("\(output.path): only a regular file can be synchronized to storage, not "
@@ -194,6 +196,7 @@ enum OutputRendering {
         }
         do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
+        var metadataLoss: MetadataLoss?
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
         do {
@@ -219,6 +222,7 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
+            metadataLoss = try metadata.write(into: destination, type: type, encoding: encoding)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()
@@ -228,6 +232,6 @@ enum OutputRendering {
             default: throw error
             }
         }
-        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch())
+        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch(), metadataLoss)
     }
 }

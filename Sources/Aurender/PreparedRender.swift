@@ -38,7 +38,7 @@ struct PreparedRender {
     /// there, as it cannot be read twice, and any other input that cannot go back to its start
     /// (a pipe). Errors about the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
-                       inputs: [String], subject: String,
+                       inputs: [String], subject: String, metadata: MetadataCarriage = .none,
                        prepare: (RenderPass) throws -> PreparedRender) throws -> RenderJob.Summary {
         if normalization != nil, inputs.contains("-") {
             throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input")
@@ -47,7 +47,7 @@ struct PreparedRender {
         let trims = first.silenceTrimNodes
         guard normalization != nil || !trims.isEmpty else {
             options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate)
-            var summary = try first.run(output: output, settings: options)
+            var summary = try first.run(output: output, settings: options, metadata: metadata)
             summary.inputsWithoutAudio = first.inputsWithoutAudio
             return summary
         }
@@ -93,7 +93,7 @@ struct PreparedRender {
         }
         let last = try prepare(pass)
         options.progress?.expect(frames: last.expectedFrames.map { (options.progress?.framesDone ?? 0) + $0 }, sampleRate: last.format.sampleRate)
-        var summary = try last.run(output: output, settings: options)
+        var summary = try last.run(output: output, settings: options, metadata: metadata)
         summary.normalization = outcome
         summary.silenceTrims = last.silenceTrimNodes.compactMap(\.outcome)
         summary.inputsWithoutAudio = inputsWithoutAudio
@@ -176,15 +176,16 @@ struct PreparedRender {
         }
     }
 
-    /// Renders into `output`, leaving either a complete file or none; the inputs without audio
+    /// Renders into `output` with `metadata`'s tags and pictures, leaving either a complete file or none; the inputs without audio
     /// are for `render` to say, which knows the pass that read them to their ends.
-    func run(output: OutputDestination, settings: RenderSettings) throws -> RenderJob.Summary {
+    func run(output: OutputDestination, settings: RenderSettings, metadata: MetadataCarriage) throws -> RenderJob.Summary {
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
                                                 encoderSettings: encoderSettings, dither: dither,
-                                                expectedFrames: expectedFrames, settings: settings)
+                                                expectedFrames: expectedFrames, settings: settings, metadata: metadata)
         var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                         frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                         rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
+        summary.metadata = MetadataOutcome(readError: metadata.readError, loss: written.metadataLoss)
         if let output = written.sketch {
             let processing = branches.count == 1 ? branches[0].chain + tail : tail
             summary.sketches = RenderSketches(inputs: readers.compactMap { reader in reader.sketcher.map { .init(input: reader.input, sketch: $0.sketch()) } },

@@ -77,6 +77,8 @@ public struct RenderJob {
         /// The inputs and the output sketched for a report's pictures; nil unless the settings
         /// asked for them (`RenderSettings.sketchesSignals`).
         public var sketches: RenderSketches?
+        /// What became of the input's tags and pictures: a damaged tag read, what the output did not keep.
+        public var metadata = MetadataOutcome()
     }
 
     public var input: String
@@ -108,11 +110,13 @@ public struct RenderJob {
     }
 
     /// Renders, leaving either a complete output or none (and an existing one untouched).
+    /// The input's tags and pictures go into the output, as `RenderSettings.tags` chooses (`MetadataCarriage`).
     /// With a loudness normalization or a silence-trim node among the processing, the graph's
     /// output is measured first, then rendered again with the gain and the trim.
     public func run() throws -> Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
-                                                inputs: [input], subject: input) { pass in
+                                                inputs: [input], subject: input,
+                                                metadata: try .resolving(options.settings.tags, input: input)) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls

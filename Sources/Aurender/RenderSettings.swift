@@ -36,6 +36,8 @@ public struct RenderSettings {
     /// Whether an input that ends before its stated length is rendered as far as it decodes
     /// (its shortfall reported in `RenderJob.Summary.shortfalls`) rather than failing.
     public var salvage = false
+    /// The tags and pictures written into the output: by default a render's input's, a mix's none.
+    public var tags = TagChoice()
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

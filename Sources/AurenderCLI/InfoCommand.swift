@@ -6,7 +6,7 @@ import FoundationEssentials
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print container, encoding, channels, rate, frames and duration of each file; with --loudness, its loudness.",
+        abstract: "Print container, encoding, channels, rate, frames, duration, tags and pictures of each file; with --loudness, its loudness.",
         discussion: "A file that cannot be read gets a one-line error; the others are still printed, and the exit status is that of the first failure."
     )
 
@@ -44,7 +44,8 @@ struct InfoCommand: ParsableCommand {
 
     /// One file's description, as printed with `--json`; an unknown length is null, and
     /// `length` says whether `frames` is `exact` (stated by the container, or counted with
-    /// `--exact`), `estimated` (from headers or bit rate) or `unknown`.
+    /// `--exact`), `estimated` (from headers or bit rate) or `unknown`; `tags` and `pictures`
+    /// are `InfoMetadata`'s.
     struct FileInfo: Encodable {
         var path, container, encoding, decoder: String
         var channels: Int
@@ -53,6 +54,9 @@ struct InfoCommand: ParsableCommand {
         @NullWhenAbsent var durationSeconds: Double?
         var length: String
         var loudness: LoudnessInfo?
+        /// Every tag key with its values, in the file's order; empty when it has none.
+        var tags: [InfoMetadata.Tag] = []
+        var pictures: [InfoMetadata.PictureInfo] = []
     }
 
     func validate() throws {
@@ -83,6 +87,9 @@ struct InfoCommand: ParsableCommand {
                     path: path, container: file.container.name, encoding: file.encoding.name, decoder: file.decoderName,
                     channels: file.format.channelCount, sampleRate: file.format.sampleRate, frames: length.frames,
                     durationSeconds: length.frames.map { Double($0) / file.format.sampleRate }, length: Self.name(of: length))
+                let metadata = InfoMetadata.read(path)
+                if let error = metadata.error { printError(error.description) }
+                (info.tags, info.pictures) = (metadata.metadata.tags, metadata.metadata.pictures)
                 if loudness {
                     do {
                         info.loudness = LoudnessInfo(try withLibraryMessagesSilenced { try LoudnessScan.measure(file) })
@@ -149,7 +156,7 @@ struct InfoCommand: ParsableCommand {
             Sample rate : \(rate) Hz
             Frames      : \(info.frames.map { info.length == "estimated" ? "~\($0) (estimated)" : String($0) } ?? "unknown")
             Duration    : \(info.durationSeconds.map { info.length == "estimated" ? "~\(RenderError.format($0)) s (estimated)" : formatDuration($0) } ?? "unknown")
-            """ + (info.loudness.map(loudnessText) ?? "")
+            """ + InfoMetadata(tags: info.tags, pictures: info.pictures).text + (info.loudness.map(loudnessText) ?? "")
     }
 
     static func loudnessText(_ loudness: LoudnessInfo) -> String {

@@ -147,6 +147,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }
+        if let flag = rendering.tagFlags.first { throw fail("\(input): \(flag) does not apply to a graph file: its output carries no tags yet", .usage) }
         var settings = RenderSettings()
         rendering.apply(to: &settings)
         settings.framesPerSlice = framesPerSlice

@@ -3,7 +3,7 @@ import Aurender
 /// The lines a finished render has to say about its output, besides its report.
 enum RenderMessages {
     /// Warnings about inputs that hold no audio, inputs salvaged short of their stated length, a
-    /// silence trim that removed everything, samples that could not be
+    /// silence trim that removed everything, tags and pictures not read or not kept, samples that could not be
     /// written as they were, and a loudness normalization that fell short of its target:
     /// printed even with `--quiet`.
     static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
@@ -30,6 +30,7 @@ enum RenderMessages {
             lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
                          + levels(outcome) + ")")
         }
+        lines += summary.metadata.warnings
         return lines
     }
 

@@ -68,7 +68,23 @@ struct RenderingOptions: ParsableArguments {
         """)
     var fsync = false
 
+    @Flag(help: "Write no tags or pictures into the output (a render keeps its input's by default), and say nothing of them.")
+    var noTags = false
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp(
+        "Set a tag in the output, replacing the input's values of that key (TITLE=Song; give a key again for more values; "
+            + "KEY= removes it). Keys are TagLib's names: TITLE, ARTIST, ALBUM, ALBUMARTIST, DATE, TRACKNUMBER, GENRE, COMMENT and others.",
+        valueName: "key=value"))
+    var tag: [TagArgument] = []
+
+    @Option(help: ArgumentHelp("Take the output's tags and pictures from this file rather than the input (a mix takes none without it).",
+                               valueName: "file"), completion: .file())
+    var tagsFrom: String?
+
     func validate() throws {
+        if noTags, let flag = [(!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].first(where: \.0)?.1 {
+            throw ValidationError("--no-tags and \(flag) exclude each other: write no tags, or say which")
+        }
         if let type, type.type.isLossy, bits != nil {
             throw ValidationError("--bits does not apply to the lossy container \(type.type.name)")
         }
@@ -129,10 +145,52 @@ struct RenderingOptions: ParsableArguments {
         conversion.apply(to: &settings)
         reporting.apply(to: &settings)
         settings.durability = fsync ? .synchronized : .committed
+        settings.tags = tags
+    }
+
+    /// The tags asked for: none (`--no-tags`), another file's (`--tags-from`), each `--tag` key's values replaced.
+    var tags: TagChoice {
+        var choice = TagChoice()
+        choice.carries = !noTags
+        choice.source = tagsFrom
+        for key in tag.map(\.key).uniqued() {
+            choice.edits.append(TagChoice.Edit(key: key, values: tag.filter { $0.key == key }.compactMap(\.value)))
+        }
+        return choice
+    }
+
+    /// The tag flags given, which a graph file cannot take (its output carries no tags yet).
+    var tagFlags: [String] {
+        [(noTags, "--no-tags"), (!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].filter(\.0).map(\.1)
     }
 
     /// The runner that plans, runs and reports a job with these messages and reports.
     func runner(hints: CommandHints) -> JobRunner {
         JobRunner(console: console, reporting: reporting, hints: hints)
+    }
+}
+
+/// `--tag KEY=VALUE`: a key and one value, or `KEY=` for none (the key removed).
+struct TagArgument: ExpressibleByArgument {
+    /// The key, upper-cased.
+    let key: String
+    /// The value; nil for `KEY=`.
+    let value: String?
+
+    init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else { return nil }
+        let key = argument[..<equals]
+        guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == " " || $0 == "-") }) else { return nil }
+        self.key = key.uppercased()
+        let value = argument[argument.index(after: equals)...]
+        self.value = value.isEmpty ? nil : String(value)
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -28,10 +28,11 @@ import Testing
         "SpatialAudio": ["CMysofa", "FourierTransforms", "AudioDSP"],
         "PluginHost": ["AudioGraph", "CLADSPA", "CLilv"],
         "VoiceProcessing": ["AudioGraph", "Resampling", "CVoiceShim"],
+        "AudioMetadata": ["CTagShim"],
         "AudioNodes": ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "FFmpegFormats", "Resampling", "TimeStretching",
                        "PluginHost", "VoiceProcessing", "FourierTransforms", "SpatialAudio"],
         "Aurender": ["AudioGraph", "AudioDSP", "AudioFormats", "AudioNodes", "Resampling", "TimeStretching", "Loudness", "PluginHost", "SignalAnalysis",
-                     "VoiceProcessing", "SpatialAudio"],
+                     "VoiceProcessing", "SpatialAudio", "AudioMetadata"],
         "AurenderCLI": ["Aurender", "ArgumentParser"],
     ]
 
@@ -52,6 +53,7 @@ import Testing
         ("lilv", "lilv_", "Sources/PluginHost/LilvPlugins.swift"),
         ("FFmpeg", "av(?:format|codec|io|util)?_", "Sources/FFmpegFormats/LibAV.swift"),
         ("WebRTC audio processing (through CVoiceShim)", "apm_", "Sources/VoiceProcessing/WebRTCAudioProcessing.swift"),
+        ("TagLib (through CTagShim)", "tagshim_", "Sources/AudioMetadata/TagLibFile.swift"),
     ]
 
     /// The Swift files of `module`, relative to the package root.

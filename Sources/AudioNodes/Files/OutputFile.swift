@@ -90,6 +90,11 @@ public final class OutputFile {
         return offset >= 0 ? Int64(offset) : nil
     }
 
+    /// The unfinished file itself, open to read and write until `commit()`, for a regular file
+    /// (nil for standard output and devices, and once settled): to add what goes in after the
+    /// encoder has closed its descriptor, such as the tags.
+    public var unfinishedFileDescriptor: Int32? { settled ? nil : pending?.descriptor }
+
     /// Puts the finished file in place (flushing it and its folder first and after, when
     /// `.synchronized`).
     public func commit() throws(AudioFormatError) {

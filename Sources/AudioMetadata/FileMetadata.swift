@@ -1,0 +1,21 @@
+/// What a file carries besides its samples: tags and pictures (and, later, Broadcast WAV `bext`,
+/// iXML and markers), in the form every format is mapped through.
+public struct FileMetadata: Equatable, Sendable {
+    /// The tags, as TagLib's property map names them.
+    public var tags: Tags
+    /// The pictures, in the file's order.
+    public var pictures: [Picture]
+    /// What the file holds that no property names (an ID3v2 frame ID like `PRIV`, an MP4 atom):
+    /// read, but not carried, so a render names it.
+    public var unmapped: [String]
+
+    /// Tags and pictures; nothing unmapped.
+    public init(tags: Tags = Tags(), pictures: [Picture] = [], unmapped: [String] = []) {
+        self.tags = tags
+        self.pictures = pictures
+        self.unmapped = unmapped
+    }
+
+    /// Whether there is nothing to carry: no tag and no picture.
+    public var isEmpty: Bool { tags.isEmpty && pictures.isEmpty }
+}

@@ -1,0 +1,22 @@
+/// Reads a file's tags and pictures, and writes them into a finished output, through TagLib.
+public enum MetadataFile {
+    /// The tags and pictures of the file at `path`, which is opened read-only and never
+    /// written; empty when the file is of a format that holds no tags TagLib reads (AU, raw,
+    /// CAF). Damaged tags are a `MetadataError` of kind `.damaged`.
+    public static func read(path: String) throws(MetadataError) -> FileMetadata {
+        try TagLibFile.read(path: path) ?? FileMetadata()
+    }
+
+    /// Writes `metadata` into the file open for reading and writing on `descriptor` (which
+    /// stays open), in place of the tags and pictures its encoder wrote, as `format` holds them
+    /// (track and disc numbers shaped by `TagMapping`); then reads the file back and gives what
+    /// it did not keep. `path` names the file in errors and in the loss.
+    public static func write(_ metadata: FileMetadata, toDescriptor descriptor: Int32, as format: TagFormat,
+                             path: String) throws(MetadataError) -> MetadataLoss {
+        var wanted = metadata
+        wanted.tags = TagMapping.tags(metadata.tags, for: format.system)
+        let written = try TagLibFile.replace(with: wanted, descriptor: descriptor, format: format, path: path)
+        return MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped,
+                            statesDimensions: format.system == .vorbisComments)
+    }
+}

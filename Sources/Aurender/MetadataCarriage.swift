@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioFormats
+import AudioMetadata
+import AudioNodes
+
+/// What a render carries into its output besides the samples: tags and pictures, read before
+/// the render and written into the finished output before it is put in place.
+///
+/// The tag work is all before and after the render, never per frame: an input without tags
+/// costs one read of its header, and an output gets its tags rewritten only when there are
+/// some to carry.
+public struct MetadataCarriage: Sendable {
+    /// The tags and pictures to write into the output; empty writes none.
+    public var metadata: FileMetadata
+    /// Why the input's metadata could not be read (damaged tags), said as a warning; the audio renders whole.
+    public var readError: MetadataError?
+
+    /// Carries nothing.
+    public static let none = MetadataCarriage(metadata: FileMetadata(), readError: nil)
+
+    /// What `input` carries: its tags and pictures when it is a regular file, less those that
+    /// describe its encoding (`TagMapping.encodingDescriptions`). Standard input and
+    /// pipes are not read for tags (their bytes are the decoder's); damaged tags give an empty
+    /// carriage with the error.
+    public static func reading(_ input: String) -> MetadataCarriage {
+        var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
+        do {
+            guard let metadata = try metadata(of: input) else { return carriage }
+            carriage.metadata = metadata
+            carriage.metadata.tags = TagMapping.carried(metadata.tags)
+        } catch {
+            carriage.readError = error
+        }
+        return carriage
+    }
+
+    /// Every tag and picture of the file at `path`, as it holds them; nil for standard input, a
+    /// pipe or a device, whose bytes are the decoder's, and for a missing file, which its decoder
+    /// names in its own error.
+    public static func metadata(of path: String) throws(MetadataError) -> FileMetadata? {
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try MetadataFile.read(path: path)
+    }
+
+    /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
+    /// which carries none but another file's), or its source's, with its edits made. A source
+    /// that cannot be read is the render's error: it was asked for by name.
+    public static func resolving(_ choice: TagChoice, input: String?) throws(RenderError) -> MetadataCarriage {
+        guard choice.carries else { return .none }
+        var carriage: MetadataCarriage
+        if let source = choice.source {
+            do throws(MetadataError) {
+                guard var metadata = try metadata(of: source) else {
+                    throw MetadataError(path: source, kind: .cannotOpen, reason: "tags not read: "
+                                        + (FileIdentity(path: source) == nil ? "the file cannot be opened" : "only a regular file's tags are read"))
+                }
+                metadata.tags = TagMapping.carried(metadata.tags)
+                carriage = MetadataCarriage(metadata: metadata, readError: nil)
+            } catch {
+                throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
+            }
+        } else {
+            carriage = input.map(reading) ?? .none
+        }
+        carriage.metadata.tags = choice.edited(carriage.metadata.tags)
+        return carriage
+    }
+
+    /// The tag format TagLib writes for `type` holding `encoding`; nil for a container that holds
+    /// no tags aurender writes.
+    static func tagFormat(for type: AudioContainer, encoding: AudioEncoding) -> TagFormat? {
+        switch type {
+        case .mp3: .mpeg
+        case .m4a: .mp4
+        case .flac: .flac
+        case .ogg: encoding == .opus ? .oggOpus : encoding == .vorbis ? .oggVorbis : nil
+        case .wav, .wavex: .wav
+        case .aiff: .aiff
+        default: nil
+        }
+    }
+
+    /// Writes the metadata into `destination`'s finished, unlinked file, as `type` holds it, in
+    /// place of any tag its encoder wrote (`TagFormat.isStampedByItsEncoder`), and gives what was
+    /// not kept (nil when nothing was lost). A write that fails is the
+    /// output's error: TagLib may have rewritten part of the file, so it must not be put in place.
+    func write(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding) throws(RenderError) -> MetadataLoss? {
+        let format = Self.tagFormat(for: type, encoding: encoding)
+        guard !metadata.isEmpty || !metadata.unmapped.isEmpty || format?.isStampedByItsEncoder == true else { return nil }
+        let path = destination.path
+        guard let descriptor = destination.unfinishedFileDescriptor else {
+            return metadata.isEmpty && metadata.unmapped.isEmpty ? nil
+                : MetadataLoss(path: path, dropping: metadata, because: "an output to a pipe or device carries none")
+        }
+        guard let format else {
+            let name = type.name.split(separator: " (").first.map(String.init) ?? type.identifier
+            return MetadataLoss(path: path, dropping: metadata, because: [.au, .raw].contains(type)
+                                ? "\(name) holds no tags" : "aurender writes no tags into \(name) files")
+        }
+        do {
+            let loss = try MetadataFile.write(metadata, toDescriptor: descriptor, as: format, path: path)
+            return loss.isEmpty ? nil : loss
+        } catch {
+            throw .output(AudioFormatError(path: path, kind: .writeFailed, reason: error.reason))
+        }
+    }
+}
+
+/// What a render did with its input's metadata, for its warnings.
+public struct MetadataOutcome: Sendable {
+    /// Why the input's metadata could not be read, if it could not.
+    public var readError: MetadataError?
+    /// What the output did not keep, if anything.
+    public var loss: MetadataLoss?
+
+    /// The outcome of a render that read and lost nothing unless told.
+    public init(readError: MetadataError? = nil, loss: MetadataLoss? = nil) {
+        self.readError = readError
+        self.loss = loss
+    }
+
+    /// One line for each: `in.flac: tags not read: …`, `out.au: tags not kept: AU holds no tags`.
+    public var warnings: [String] { [readError?.description, loss?.description].compactMap { $0 } }
+}

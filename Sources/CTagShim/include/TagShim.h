@@ -1,0 +1,84 @@
+#ifndef AURENDER_TAG_SHIM_H
+#define AURENDER_TAG_SHIM_H
+
+// A C face for TagLib 1.13's C++ API, as far as aurender uses it: a file's whole property map
+// (every key, every value, in TagLib's upper-case names), the properties TagLib could not map,
+// and its pictures; writing a property map and pictures back, and saving. TagLib's own C binding
+// has neither multiple values nor pictures.
+//
+// A file is read once when opened; the strings and bytes it gives stay valid until it is closed.
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What opening a file found.
+typedef enum tagshim_status {
+    /// Opened: its tags (if any) are read.
+    TAGSHIM_OPENED = 0,
+    /// The file cannot be opened (missing, unreadable).
+    TAGSHIM_CANNOT_OPEN = 1,
+    /// TagLib knows no tag format for this file.
+    TAGSHIM_UNKNOWN_FORMAT = 2,
+    /// TagLib knows the format but finds the file damaged.
+    TAGSHIM_INVALID = 3,
+} tagshim_status;
+
+typedef struct tagshim_file tagshim_file;
+
+/// One picture: the ID3v2/FLAC picture type (0 to 20), MIME type, description and bytes.
+/// A format that keeps no type or description (MP4 `covr`) reads as type 3, front cover, and "".
+/// FLAC's `PICTURE` (and Ogg's `METADATA_BLOCK_PICTURE`) also state the image's width, height,
+/// colour depth and palette size, which read as 0 from the other formats.
+typedef struct tagshim_picture {
+    int type;
+    const char *mime_type;
+    const char *description;
+    const unsigned char *data;
+    size_t size;
+    int width;
+    int height;
+    int color_depth;
+    int color_count;
+} tagshim_picture;
+
+/// Opens `path` read-only (the file is never written), choosing the format by the extension,
+/// then by the content. NULL with *status set when it cannot.
+tagshim_file *tagshim_open_path(const char *path, tagshim_status *status);
+
+/// Opens the file on `descriptor` (duplicated: the caller's stays open) to read and write, as
+/// `kind`: "mpeg", "mp4", "flac", "ogg-vorbis", "ogg-opus", "ogg-flac", "wav" or "aiff".
+tagshim_file *tagshim_open_descriptor(int descriptor, const char *kind, tagshim_status *status);
+
+/// Closes the file, freeing what it gave.
+void tagshim_close(tagshim_file *file);
+
+/// The property map's key–value pairs, a key's values in order and keys in TagLib's order.
+size_t tagshim_property_count(const tagshim_file *file);
+const char *tagshim_property_key(const tagshim_file *file, size_t index);
+const char *tagshim_property_value(const tagshim_file *file, size_t index);
+
+/// What TagLib read but could not map to a property (an ID3v2 frame ID, an MP4 atom name).
+size_t tagshim_unsupported_count(const tagshim_file *file);
+const char *tagshim_unsupported(const tagshim_file *file, size_t index);
+
+/// The pictures, in the order the file holds them.
+size_t tagshim_picture_count(const tagshim_file *file);
+void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture *picture);
+
+/// Replaces every property of the file with `count` pairs (a key given several times keeps each
+/// value, in order) and every picture with `picture_count` pictures, in memory; `tagshim_save`
+/// writes them. Returns 0, or -1 when the format holds no tags at all.
+int tagshim_replace(tagshim_file *file, const char *const *keys, const char *const *values, size_t count,
+                    const tagshim_picture *pictures, size_t picture_count);
+
+/// Writes what `tagshim_replace` set into the file; 0 on success, -1 when TagLib could not.
+int tagshim_save(tagshim_file *file);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+import AudioMetadata
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct MetadataFileTests {
+    /// Writes `metadata` into the file at `path` as `format`, through a descriptor as a render does.
+    func write(_ metadata: FileMetadata, to path: String, as format: TagFormat) throws -> MetadataLoss {
+        let descriptor = open(path, O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        return try MetadataFile.write(metadata, toDescriptor: descriptor, as: format, path: path)
+    }
+
+    static let metadata = FileMetadata(
+        tags: Tags([("TITLE", "Song"), ("ARTIST", "First"), ("ARTIST", "Second"), ("ALBUM", "Record"), ("DATE", "2021-04-05"),
+                    ("TRACKNUMBER", "3"), ("TRACKTOTAL", "12"), ("GENRE", "Jazz"), ("MUSICBRAINZ_TRACKID", "0b1d4b4e-3c1c-4e8e-9d2e-1f1b1f1b1f1b"),
+                    ("REPLAYGAIN_TRACK_GAIN", "-6.50 dB"), ("MOOD", "Calm")]),
+        pictures: [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png),
+                   Picture(kind: Picture.Kind(4), mimeType: "image/png", description: "Back", data: TaggedFiles.png.reversed())])
+
+    @Test func aWAVKeepsEveryTagValueAndPictureWrittenThroughADescriptor() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tone.wav")
+        try TaggedFiles.toneWAV(at: path)
+        let audio = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(44)
+        let loss = try write(Self.metadata, to: path, as: .wav)
+        #expect(loss.isEmpty, "\(loss)")
+        let read = try MetadataFile.read(path: path)
+        #expect(read.tags["ARTIST"] == ["First", "Second"])
+        #expect(read.tags["TRACKNUMBER"] == ["3/12"])
+        #expect(read.tags["MOOD"] == ["Calm"])
+        #expect(read.tags["MUSICBRAINZ_TRACKID"] == ["0b1d4b4e-3c1c-4e8e-9d2e-1f1b1f1b1f1b"])
+        #expect(read.pictures == Self.metadata.pictures)
+        // The header and samples are untouched: the tags are chunks after them.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(12).suffix(4) == audio.prefix(12).suffix(4))
+    }
+
+    @Test func aFileOfNoTagFormatReadsAsEmptyAndADamagedOneIsAnError() throws {
+        let folder = try TemporaryFolder()
+        let au = folder.file("tone.au")
+        try Data([0x2E, 0x73, 0x6E, 0x64] + [UInt8](repeating: 0, count: 40)).write(to: URL(fileURLWithPath: au))
+        #expect(try MetadataFile.read(path: au).isEmpty)
+        let flac = folder.file("broken.flac")
+        try Data(Array("fLaC".utf8) + [0x80, 0xFF, 0xFF, 0xFF, 1, 2, 3]).write(to: URL(fileURLWithPath: flac))
+        #expect(throws: MetadataError.self) { try MetadataFile.read(path: flac) }
+        #expect(throws: MetadataError(path: folder.file("missing.flac"), kind: .cannotOpen, reason: "tags not read: the file cannot be opened")) {
+            try MetadataFile.read(path: folder.file("missing.flac"))
+        }
+    }
+
+    @Test func metaflacsTagsAndPictureReadAsItWroteThem() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song"), ("ARTIST", "First"), ("ARTIST", "Second"), ("TRACKNUMBER", "3")],
+                                              picture: "Cover", in: folder) else { return }
+        let read = try MetadataFile.read(path: flac)
+        // TagLib's property map orders keys alphabetically; a key's values keep the file's order.
+        #expect(read.tags.keys == ["ARTIST", "TITLE", "TRACKNUMBER"])
+        #expect(read.tags["ARTIST"] == ["First", "Second"])
+        #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png,
+                                          dimensions: Picture.Dimensions(width: 1, height: 1, colourDepth: 24))])
+    }
+}
