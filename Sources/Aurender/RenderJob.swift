@@ -6,8 +6,8 @@ import AudioFormats
 
 /// Renders one input file through a graph into one output file: what `aurender IN OUT` does.
 ///
-/// The graph is file reader (render callback) → [format converter] → processing nodes →
-/// generic output; the loop pulls slices from the output and hands them to the file writer.
+/// The graph is file reader (render callback) → [format converter] → the chain's stages (nodes
+/// made by `NodeCatalogue`, in the order given) → generic output; the loop pulls slices from the output and hands them to the file writer.
 /// A converter is inserted when the output rate or channels differ from the input's, as Core
 /// Audio's I/O unit converts between formats. Reading and writing run on their own threads,
 /// so the disk and the conversions overlap the DSP. The output appears only when everything
@@ -27,6 +27,8 @@ public struct RenderJob {
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
         public var settings = RenderSettings()
+        /// Finds the EQ presets the chain's `eq` stages name.
+        public var presets = PresetLookup(environment: [:])
 
         public init() {}
     }
@@ -85,14 +87,24 @@ public struct RenderJob {
     /// `inputFormat()` read one decoder, so standard input is read only once.
     private let opened = OpenedInputs()
     public var options: Options
-    /// Builds the nodes after the converter, given the format they receive.
-    public var makeProcessing: (StreamFormat) throws -> [AudioNode]
+    /// The processing after the converter, in order: each stage a node kind and its fields.
+    public var stages: [ChainStage]
+    /// Builds nodes of a Swift program's own after the stages, given the format they receive
+    /// (none by default); a plan cannot state them as a graph file.
+    public var makeProcessing: ((StreamFormat) throws -> [AudioNode])?
 
-    public init(input: String, output: OutputDestination, options: Options = Options(),
-                makeProcessing: @escaping (StreamFormat) throws -> [AudioNode] = { _ in [] }) {
+    /// A render through `stages`, in their order.
+    public init(input: String, output: OutputDestination, options: Options = Options(), stages: [ChainStage] = []) {
         self.input = input
         self.output = output
         self.options = options
+        self.stages = stages
+    }
+
+    /// A render through nodes `makeProcessing` builds, for nodes the catalogue does not have.
+    public init(input: String, output: OutputDestination, options: Options = Options(),
+                makeProcessing: @escaping (StreamFormat) throws -> [AudioNode]) {
+        self.init(input: input, output: output, options: options)
         self.makeProcessing = makeProcessing
     }
 
@@ -142,7 +154,8 @@ public struct RenderJob {
                 format = converter.streamFormat(scope: .output) ?? format
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
-            let made = try makeProcessing(format)
+            let made = try ChainStage.makeNodes(stages, context: ChainStage.context(sampleRate: format.sampleRate, settings: options.settings,
+                                                                                     presets: options.presets)) + (try makeProcessing?(format) ?? [])
             try pass.prepare(made)
             let finding = pass.silenceFinding(made)
             let processing = finding ?? made

@@ -161,18 +161,15 @@ struct EffectsOptions: ParsableArguments {
         return settings
     }
 
-    /// The nodes before the EQ: the filters, in one bank.
-    func filterNodes() throws -> [AudioNode] {
+    /// The stages before the EQ: the filters, in one bank.
+    func filterStages() throws -> [ChainStage] {
         let bands = try filterBands()
-        return bands.isEmpty ? [] : [FilterNode(name: "filters", bands: bands)]
+        return bands.isEmpty ? [] : [.filter(bands, name: "filters")]
     }
 
-    /// The nodes after the EQ and the gain: the gate, then the compressor.
-    func dynamicsNodes() throws -> [AudioNode] {
-        var nodes: [AudioNode] = []
-        if let gate = try gateSettings() { nodes.append(try GateNode(settings: gate)) }
-        if let compressor = try compressorSettings() { nodes.append(try CompressorNode(settings: compressor)) }
-        return nodes
+    /// The stages after the EQ and the gain: the gate, then the compressor.
+    func dynamicsStages() throws -> [ChainStage] {
+        try [gateSettings().map(ChainStage.gate), compressorSettings().map(ChainStage.compressor)].compactMap { $0 }
     }
 
     private static func fields(of value: String, flag: String, most: Int, syntax: String) throws -> [String] {

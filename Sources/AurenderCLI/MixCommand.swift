@@ -65,6 +65,7 @@ struct MixCommand: ParsableCommand {
         rendering.apply(to: &options.settings)
         options.volume = volume.value
         options.spatial = try rendering.spatial()
+        options.presets = PresetLookup(environment: ProcessInfo.processInfo.environment)
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment
@@ -119,10 +120,8 @@ struct MixCommand: ParsableCommand {
                     input.start = Double(frames) / rate
                 }
             case ("eq", let value?):
-                let preset = try EqualizerOptions.findPreset(value, environment: environment)
-                input.makeProcessing = { _, suffix in
-                    preset.isFlat ? [] : [try GraphicEQNode(name: "eq" + suffix, presets: [preset], mode: mode)]
-                }
+                _ = try EqualizerOptions.findPreset(value, environment: environment)
+                input.stages = [ChainStage("eq", fields: ["preset": .text(value), "mode": .text(mode.rawValue)])]
             case ("mute", nil), ("mute", "1"), ("mute", "true"):
                 input.muted = true
             case ("azimuth", let value?):
