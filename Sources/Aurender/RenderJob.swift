@@ -134,7 +134,7 @@ public struct RenderJob {
     /// the output; a pass that only finds the silence ends at the trim, which is first, so it
     /// reads and converts the input and no more); `readingAhead` starts the reader's thread (a
     /// plan reads no audio, so it uses the plain reader).
-    private func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
+    func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
