@@ -67,7 +67,7 @@ enum PreampArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         if argument.lowercased() == "auto" { self = .auto; return }
-        guard let value = ValueSyntax.level(argument), (-60...24).contains(value) else { return nil }
+        guard let value = ValueSyntax.level(argument), EffectsOptions.range(GraphicEQNode.kind, "preamp").contains(value) else { return nil }
         self = .decibels(value)
     }
 

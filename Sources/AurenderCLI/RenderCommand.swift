@@ -177,7 +177,8 @@ struct RenderCommand: PositionalArgumentsValidating {
     private func renderGraph() throws {
         let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + effects.flagsAGraphStates
             + rendering.conversion.flagsAGraphStates + (rendering.loudness.limit != nil ? ["--limit"] : [])
-            + rendering.spatialFlags + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
+            + rendering.spatialFlags + rawInput.flagsGiven
+            + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits"), (chain != nil, "--chain")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }
