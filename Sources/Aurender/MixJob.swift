@@ -53,8 +53,11 @@ public struct MixJob {
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
         public var settings = RenderSettings()
-        /// Finds the EQ presets the inputs' `eq` stages name.
+        /// Finds the EQ presets the `eq` stages name.
         public var presets = PresetLookup(environment: [:])
+        /// The mix's own processing, in order, after the mixer (and a spatial mix's volume) and
+        /// before the fades: a chain, as a render's.
+        public var stages: [ChainStage] = []
         /// Sources placed in space instead of panned: the mixer becomes a spatial node, each
         /// input a bus at its azimuth, elevation and distance (multichannel inputs as virtual speakers).
         public var spatial: SpatialRendering?
@@ -156,8 +159,14 @@ public struct MixJob {
             }
             tail = [mixer]
             if spatial != nil, options.volume != 0 { tail.append(GainNode(name: "volume", decibels: options.volume)) }
+            let master = try ChainStage.makeNodes(options.stages, context: ChainStage.context(sampleRate: mixFormat.sampleRate,
+                                                                                             settings: options.settings, presets: options.presets))
+            try pass.prepare(master)
+            tail += master
+            length = OutputRendering.length(after: master, given: length)
             tail += try OutputRendering.makeFades(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length,
-                                                  tails: branches.contains { OutputRendering.hasTail($0.chain) }, input: output.path)
+                                                  tails: branches.contains { OutputRendering.hasTail($0.chain) } || OutputRendering.hasTail(master),
+                                                  input: output.path)
             if let gain = pass.gain { tail.append(gain) }
             if let limiter = try options.finishing.makeLimiter() { tail.append(limiter) }
             tail.append(outputNode)

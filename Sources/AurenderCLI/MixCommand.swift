@@ -41,6 +41,12 @@ struct MixCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))
     var output: String
 
+    @Option(help: ArgumentHelp("""
+        The mix's own processing after the mixer, in your order: stages 'KIND FIELD=VALUE ... | KIND ...' as render's \
+        --chain takes them: 'compressor threshold=-18 ratio=3 | reverb preset=plate wet=20'.
+        """, valueName: "stages"))
+    var chain: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("The mix's master volume in dB.", valueName: "dB"))
     var volume = LevelArgument<VolumeUnit>(value: 0)
 
@@ -56,6 +62,9 @@ struct MixCommand: ParsableCommand {
         if rendering.conversion.channelMap != nil || rendering.conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
+        if let chain {
+            do { _ = try ChainSyntax.parse(chain) } catch { throw ValidationError("--chain \(error)") }
+        }
     }
 
     func run() throws {
@@ -69,6 +78,7 @@ struct MixCommand: ParsableCommand {
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment
+            options.stages = try chain.map { try ChainSyntax.parse($0) } ?? []
             let rate = options.format.sampleRate
             let parsed = try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) }
             try Self.checkPlacement(parsed, spatial: options.spatial != nil)

@@ -151,4 +151,21 @@ import Testing
                 "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
     }
+
+    @Test func aMixTakesAChainAfterItsMixer() throws {
+        let folder = try Self.folderWithInputs()
+        try Self.render(["mix", "in.wav", "ir.wav", "-o", "plain.wav"], in: folder)
+        try Self.render(["mix", "in.wav", "ir.wav", "--chain", "eq preset=Rock | gain gain=-6", "-o", "chained.wav"], in: folder)
+        #expect(try Self.bytes("plain.wav", in: folder) != Self.bytes("chained.wav", in: folder))
+        let plan = try aurender(["mix", "in.wav", "ir.wav", "--chain", "eq preset=Rock | gain gain=-6", "-o", "x.wav", "--dry-run"], in: folder.path)
+        #expect(plan.status == 0, "\(plan.standardError)")
+        let mixer = try #require(plan.output.range(of: "mixer"), "\(plan.output)")
+        let eq = try #require(plan.output.range(of: "eq (preset 'Rock', accurate)"), "\(plan.output)")
+        let gain = try #require(plan.output.range(of: "gain (-6 dB)"), "\(plan.output)")
+        #expect(mixer.upperBound < eq.lowerBound && eq.upperBound < gain.lowerBound, "\(plan.output)")
+        let bad = try aurender(["mix", "in.wav", "ir.wav", "--chain", "eq preset=Rock | gain gain=200", "-o", "bad.wav"], in: folder.path)
+        #expect(bad.status == 64)
+        #expect(bad.standardError.hasPrefix("Error: --chain stage 2 (gain): field 'gain': must be from -96 to 96 dB, not 200\n"), "\(bad.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bad.wav")))
+    }
 }
