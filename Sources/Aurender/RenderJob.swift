@@ -149,7 +149,8 @@ public struct RenderJob {
             var format = reader.format
             if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: options.format.sampleRate,
                                                                   channelCount: options.format.channelCount,
-                                                                  matrix: options.channelMatrix, settings: options.settings) {
+                                                                  matrix: options.channelMatrix, settings: options.settings,
+                                                                  name: Self.name("converter", freeOf: stages)) {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
@@ -166,7 +167,7 @@ public struct RenderJob {
                                                        tails: OutputRendering.hasTail(processing), input: input)
             }
             if let gain = pass.gain { chain.append(gain) }
-            if finding == nil, let limiter = try options.finishing.makeLimiter() { chain.append(limiter) }
+            if finding == nil, let limiter = try options.finishing.makeLimiter(name: Self.name("limiter", freeOf: stages)) { chain.append(limiter) }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)
@@ -189,6 +190,13 @@ public struct RenderJob {
                               expectedFrames: expectedFrames, encoderSettings: options.format.encoder)
     }
 
+}
+
+extension RenderJob {
+    /// `name` for a node of the job's own, or `final NAME` when a stage of the chain has it: names are unique in a graph.
+    static func name(_ name: String, freeOf stages: [ChainStage]) -> String {
+        stages.contains { $0.name == name } ? "final " + name : name
+    }
 }
 
 extension RenderJob.Summary {

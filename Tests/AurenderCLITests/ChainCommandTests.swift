@@ -122,7 +122,8 @@ import Testing
         ["--type", "au", "--bits", "8"], ["--type", "flac"],
         ["--chain", "reverb preset=plate wet=20 | highpass frequency=120 q=0.5 | eq preset=Rock | eq preset=Pop"],
         ["--eq", "Rock", "--highpass", "100", "--gain", "-3", "--compress", "-18:3", "--reverb", "plate:20", "--tempo", "1.1", "--rate", "48000"],
-        ["--dither", "none", "--gain", "-3"], ["--src-quality", "medium", "--rate", "32000"],
+        ["--dither", "none", "--gain", "-3"], ["--src-quality", "medium", "--rate", "32000"], ["--gain", "6", "--limit", "-1"],
+        ["--chain", "limiter ceiling=-3 | gain gain=3", "--limit", "-2"],
     ] as [[String]])
     func thePlanAsAGraphFileRendersTheSameBytes(flags: [String]) throws {
         let folder = try Self.folderWithInputs()
@@ -141,7 +142,7 @@ import Testing
 
     @Test(arguments: [
         (["--start", "1"], "--start"), (["--trim", "1,2"], "--trim"), (["--fade-in", "1"], "--fade-in"), (["--normalize", "-16"], "--normalize"),
-        (["--limit", "-1"], "--limit"), (["--channel-map", "1,0"], "--channel-map"),
+        (["--normalize-peak", "-1"], "--normalize-peak"), (["--channel-map", "1,0"], "--channel-map"),
     ] as [([String], String)])
     func aPlanRefusesWhatAGraphFileCannotStateNamingTheFlag(flags: [String], flag: String) throws {
         let folder = try Self.folderWithInputs()

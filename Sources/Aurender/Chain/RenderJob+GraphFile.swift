@@ -3,16 +3,16 @@ import AudioNodes
 
 extension RenderJob {
     /// The render as a graph file: a `file` node (with the rate and channels it is converted to,
-    /// when they change) → the stages that make a node → an `output` node with its container,
-    /// bits and encoder fields. `GraphJob` renders it to the same bytes, given the same
+    /// when they change) → the stages that make a node → the finishing limiter, as a `limiter`
+    /// stage → an `output` node with its container, bits and encoder fields. `GraphJob` renders it to the same bytes, given the same
     /// `RenderSettings` (resampler, dither, clipping), which are not the graph's.
     ///
     /// What a graph file cannot state yet is refused, naming it: an excerpt, fades, loudness
-    /// normalization, a limiter, a headerless input, a channel matrix, a codec's bit depth, and
+    /// normalization, a headerless input, a channel matrix, a codec's bit depth, and
     /// nodes of a Swift program's own.
     public func graphDescription() throws -> GraphDescription {
         let unstated = [(options.excerpt != nil, "an excerpt"), (options.finishing.fadeIn > 0 || options.finishing.fadeOut > 0, "fades"),
-                        (options.finishing.normalization != nil, "loudness normalization"), (options.finishing.limiter != nil, "a limiter"),
+                        (options.finishing.normalization != nil, "loudness normalization"),
                         (options.rawInput != nil, "a headerless input's format"), (options.channelMatrix != nil, "a channel matrix"),
                         (makeProcessing != nil, "nodes made by a closure")]
         if let what = unstated.first(where: \.0)?.1 { throw RenderError.usage("\(input): a graph file cannot state \(what) yet") }
@@ -21,7 +21,12 @@ extension RenderJob {
         var file: [String: SettingValue] = ["path": .text(input)]
         if let rate = options.format.sampleRate { file["rate"] = .number(rate) }
         if let channels = options.format.channelCount { file["channels"] = .number(Double(channels)) }
-        let stages = stages.filter { made.contains($0.name) }
+        var stages = stages.filter { made.contains($0.name) }
+        if let limiter = options.finishing.limiter {
+            stages.append(ChainStage("limiter", name: Self.name("limiter", freeOf: stages),
+                                     fields: ["ceiling": .number(limiter.ceiling), "release": .number(limiter.release),
+                                              "lookahead": .number(limiter.lookahead)]))
+        }
         let nodes = [GraphDescription.Node(name: "input", type: "file", fields: file)] + stages.map(\.node)
             + [GraphDescription.Node(name: "output", type: "output", fields: try outputFields())]
         return GraphDescription(nodes: nodes, connections: zip(nodes, nodes.dropFirst()).map { .init(from: $0.name, to: $1.name) })
