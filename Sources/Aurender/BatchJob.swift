@@ -17,6 +17,17 @@ import Darwin
 /// the batch keeps only that share of the inputs, so several machines can split it.
 public struct BatchJob: Sendable {
     /// One input and where it goes.
+    /// The seconds of audio the items' inputs hold, read from their headers; nil when one cannot
+    /// be opened or does not state its length.
+    public static func statedSeconds(of items: [Item]) -> Double? {
+        var total = 0.0
+        for item in items {
+            guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
+            total += Double(frames) / file.format.sampleRate
+        }
+        return total
+    }
+
     public struct Item: Equatable, Sendable {
         public let input: String
         public let output: String

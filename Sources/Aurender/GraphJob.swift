@@ -159,14 +159,16 @@ public struct GraphJob {
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
+        var conversions: [String: (rate: Double?, channels: Int?)] = [:]
         for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
+            conversions[entry.node.name] = (entry.settings.number("rate"), entry.settings.integer("channels"))
             files.append((entry.node.name, path, try opened.decoder(index, for: path, forcing: options.decoder, salvaging: options.salvage)))
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
         let mixerRate = checked.first { $0.kind.name == MixerNode.kind.name }?.settings.number("rate")
-        let rate = mixerRate ?? files[0].file.format.sampleRate
+        let rate = mixerRate ?? conversions[files[0].name]?.rate ?? files[0].file.format.sampleRate
 
         let graph = Graph()
         var nodes: [String: AudioNode] = [:]
@@ -193,8 +195,10 @@ public struct GraphJob {
                     readers.append(reading)
                     let reader = reading.source
                     let folds = destination is MixerNode && reader.format.channelCount > 2
-                    if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: rate,
-                                                                          channelCount: folds ? destination.streamFormat(scope: .output)?.channelCount : nil,
+                    let conversion = conversions[source.name]
+                    if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: conversion?.rate ?? rate,
+                                                                          channelCount: conversion?.channels
+                                                                              ?? (folds ? destination.streamFormat(scope: .output)?.channelCount : nil),
                                                                           settings: options, name: "\(source.name) converter") {
                         try graph.addNode(converter)
                         order.append(converter)

@@ -28,9 +28,12 @@ public struct MixJob {
         public var elevation: Double = 0
         /// Metres from the listener, with a spatial rendering (1 keeps the level).
         public var distance: Double = 1
-        /// Builds the input's own nodes (an EQ) for the format it reaches them in; each node's
-        /// name is to include the given suffix, as node names are unique in a graph. A
-        /// `SilenceTrimNode` among them trims the input's silence, measured in a first pass.
+        /// The input's own stages (an EQ), in order, before the mixer; each node's name gets the
+        /// input's number (`eq 2`), as node names are unique in a graph. A `silence` stage
+        /// trims the input's silence, measured in a first pass.
+        public var stages: [ChainStage] = []
+        /// Builds nodes of a Swift program's own after the stages, for the format it reaches them
+        /// in; each node's name is to include the given suffix.
         public var makeProcessing: (StreamFormat, String) throws -> [AudioNode] = { _, _ in [] }
 
         public init(path: String) { self.path = path }
@@ -50,6 +53,11 @@ public struct MixJob {
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
         public var settings = RenderSettings()
+        /// Finds the EQ presets the `eq` stages name.
+        public var presets = PresetLookup(environment: [:])
+        /// The mix's own processing, in order, after the mixer (and a spatial mix's volume) and
+        /// before the fades: a chain, as a render's.
+        public var stages: [ChainStage] = []
         /// Sources placed in space instead of panned: the mixer becomes a spatial node, each
         /// input a bus at its azimuth, elevation and distance (multichannel inputs as virtual speakers).
         public var spatial: SpatialRendering?
@@ -124,7 +132,9 @@ public struct MixJob {
                     chain.append(converter)
                     format = converter.streamFormat(scope: .output) ?? format
                 }
-                let processing = try input.makeProcessing(format, " \(bus + 1)")
+                let context = try ChainStage.context(sampleRate: format.sampleRate, settings: options.settings, presets: options.presets)
+                let stages = input.stages.map { stage in ChainStage(stage.kind, name: "\(stage.name) \(bus + 1)", fields: stage.fields) }
+                let processing = try ChainStage.makeNodes(stages, context: context) + input.makeProcessing(format, " \(bus + 1)")
                 try pass.prepare(processing)
                 chain += processing
                 for node in chain { try graph.addNode(node) }
@@ -152,8 +162,14 @@ public struct MixJob {
             }
             tail = [mixer]
             if spatial != nil, options.volume != 0 { tail.append(GainNode(name: "volume", decibels: options.volume)) }
+            let master = try ChainStage.makeNodes(options.stages, context: ChainStage.context(sampleRate: mixFormat.sampleRate,
+                                                                                             settings: options.settings, presets: options.presets))
+            try pass.prepare(master)
+            tail += master
+            length = OutputRendering.length(after: master, given: length)
             tail += try OutputRendering.makeFades(options.finishing, sampleRate: mixFormat.sampleRate, totalFrames: length,
-                                                  tails: branches.contains { OutputRendering.hasTail($0.chain) }, input: output.path)
+                                                  tails: branches.contains { OutputRendering.hasTail($0.chain) } || OutputRendering.hasTail(master),
+                                                  input: output.path)
             if let gain = pass.gain { tail.append(gain) }
             if let limiter = try options.finishing.makeLimiter() { tail.append(limiter) }
             tail.append(outputNode)

@@ -6,8 +6,8 @@ import AudioFormats
 
 /// Renders one input file through a graph into one output file: what `aurender IN OUT` does.
 ///
-/// The graph is file reader (render callback) → [format converter] → processing nodes →
-/// generic output; the loop pulls slices from the output and hands them to the file writer.
+/// The graph is file reader (render callback) → [format converter] → the chain's stages (nodes
+/// made by `NodeCatalogue`, in the order given) → generic output; the loop pulls slices from the output and hands them to the file writer.
 /// A converter is inserted when the output rate or channels differ from the input's, as Core
 /// Audio's I/O unit converts between formats, or when the output cannot hold the input's rate
 /// and none was asked for (Opus: 48 kHz). Reading and writing run on their own threads,
@@ -28,6 +28,8 @@ public struct RenderJob {
         public var finishing = FinishingOptions()
         /// Resampling, dither, clipping, slice size and progress.
         public var settings = RenderSettings()
+        /// Finds the EQ presets the chain's `eq` stages name.
+        public var presets = PresetLookup(environment: [:])
 
         public init() {}
     }
@@ -88,14 +90,24 @@ public struct RenderJob {
     /// `inputFormat()` read one decoder, so standard input is read only once.
     private let opened = OpenedInputs()
     public var options: Options
-    /// Builds the nodes after the converter, given the format they receive.
-    public var makeProcessing: (StreamFormat) throws -> [AudioNode]
+    /// The processing after the converter, in order: each stage a node kind and its fields.
+    public var stages: [ChainStage]
+    /// Builds nodes of a Swift program's own after the stages, given the format they receive
+    /// (none by default); a plan cannot state them as a graph file.
+    public var makeProcessing: ((StreamFormat) throws -> [AudioNode])?
 
-    public init(input: String, output: OutputDestination, options: Options = Options(),
-                makeProcessing: @escaping (StreamFormat) throws -> [AudioNode] = { _ in [] }) {
+    /// A render through `stages`, in their order.
+    public init(input: String, output: OutputDestination, options: Options = Options(), stages: [ChainStage] = []) {
         self.input = input
         self.output = output
         self.options = options
+        self.stages = stages
+    }
+
+    /// A render through nodes `makeProcessing` builds, for nodes the catalogue does not have.
+    public init(input: String, output: OutputDestination, options: Options = Options(),
+                makeProcessing: @escaping (StreamFormat) throws -> [AudioNode]) {
+        self.init(input: input, output: output, options: options)
         self.makeProcessing = makeProcessing
     }
 
@@ -127,7 +139,7 @@ public struct RenderJob {
     /// the output; a pass that only finds the silence ends at the trim, which is first, so it
     /// reads and converts the input and no more); `readingAhead` starts the reader's thread (a
     /// plan reads no audio, so it uses the plain reader).
-    private func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
+    func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
@@ -143,13 +155,15 @@ public struct RenderJob {
             if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: options.format.sampleRate,
                                                                   channelCount: options.format.channelCount,
                                                                   matrix: options.channelMatrix, settings: options.settings,
+                                                                  name: Self.name("converter", freeOf: stages),
                                                                   implied: OutputRendering.impliedSampleRate(output: output, choice: options.format,
                                                                                                              inputRate: reader.format.sampleRate)) {
                 chain.append(converter)
                 format = converter.streamFormat(scope: .output) ?? format
             }
             expectedFrames = file.length.frames.map { OutputRendering.convertedLength($0, from: file.format.sampleRate, to: format.sampleRate) }
-            let made = try makeProcessing(format)
+            let made = try ChainStage.makeNodes(stages, context: ChainStage.context(sampleRate: format.sampleRate, settings: options.settings,
+                                                                                     presets: options.presets)) + (try makeProcessing?(format) ?? [])
             try pass.prepare(made)
             let finding = pass.silenceFinding(made)
             let processing = finding ?? made
@@ -160,7 +174,7 @@ public struct RenderJob {
                                                        tails: OutputRendering.hasTail(processing), input: input)
             }
             if let gain = pass.gain { chain.append(gain) }
-            if finding == nil, let limiter = try options.finishing.makeLimiter() { chain.append(limiter) }
+            if finding == nil, let limiter = try options.finishing.makeLimiter(name: Self.name("limiter", freeOf: stages)) { chain.append(limiter) }
             chain.append(outputNode)
             for node in chain { try graph.addNode(node) }
             try reader.attach(to: chain[0], in: graph)
@@ -183,6 +197,13 @@ public struct RenderJob {
                               expectedFrames: expectedFrames, encoderSettings: options.format.encoder)
     }
 
+}
+
+extension RenderJob {
+    /// `name` for a node of the job's own, or `final NAME` when a stage of the chain has it: names are unique in a graph.
+    static func name(_ name: String, freeOf stages: [ChainStage]) -> String {
+        stages.contains { $0.name == name } ? "final " + name : name
+    }
 }
 
 extension RenderJob.Summary {

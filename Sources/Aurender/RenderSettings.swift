@@ -86,10 +86,10 @@ public struct FinishingOptions {
         return LimiterSettings(ceiling: normalization.truePeakCeiling)
     }
 
-    /// The limiter node for `finalLimiter`, if any.
-    func makeLimiter() throws -> LimiterNode? {
+    /// The limiter node for `finalLimiter`, if any, called `name`.
+    func makeLimiter(name: String = "limiter") throws -> LimiterNode? {
         guard let limiter = finalLimiter else { return nil }
-        do { return try LimiterNode(ceiling: limiter.ceiling, release: limiter.release, lookahead: limiter.lookahead) } catch {
+        do { return try LimiterNode(name: name, ceiling: limiter.ceiling, release: limiter.release, lookahead: limiter.lookahead) } catch {
             throw RenderError.usage("the limiter: \(NodeCatalogue.problem(in: error))")
         }
     }

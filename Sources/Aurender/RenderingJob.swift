@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A job that renders one output: a single file, a mix or a graph file. What a front end needs
 /// to plan, run and report any of them the same way.
 public protocol RenderingJob {
@@ -7,7 +9,7 @@ public protocol RenderingJob {
     var inputPaths: [String] { get }
     /// Where the output goes.
     var outputDestination: OutputDestination { get throws }
-    /// The resolved graph, decided without reading audio, as text or Graphviz dot.
+    /// The resolved graph, decided without reading audio, as text, Graphviz dot or a graph file.
     func describe(as style: PlanStyle) throws -> String
     /// Renders, leaving either a complete output or none.
     func run() throws -> RenderJob.Summary
@@ -19,20 +21,35 @@ public enum PlanStyle: String, CaseIterable, Sendable {
     case text
     /// Graphviz's dot language.
     case dot
+    /// The graph file (`GraphDescription`, JSON) that renders the same output.
+    case json
+}
+
+extension GraphDescription {
+    /// The description as a graph file: JSON, keys sorted, so the same job prints the same text.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
 }
 
 /// A job whose plan is a `RenderPlan` (a render or a mix): it describes itself through it.
 protocol PlannedByRenderPlan: RenderingJob {
     var output: OutputDestination { get }
     func plan() throws -> RenderPlan
+    func graphDescription() throws -> GraphDescription
 }
 
 extension PlannedByRenderPlan {
     public var outputDestination: OutputDestination { output }
 
     public func describe(as style: PlanStyle) throws -> String {
-        let plan = try plan()
-        return style == .dot ? plan.dot : plan.text
+        switch style {
+        case .text: try plan().text
+        case .dot: try plan().dot
+        case .json: try graphDescription().json()
+        }
     }
 }
 
@@ -52,6 +69,11 @@ extension MixJob: PlannedByRenderPlan {
     }
 
     public var inputPaths: [String] { inputs.map(\.path) }
+
+    /// A mix as a graph file: not stated yet.
+    public func graphDescription() throws -> GraphDescription {
+        throw RenderError.usage("\(output.path): a mix cannot be stated as a graph file yet")
+    }
 }
 
 extension GraphJob: RenderingJob {
@@ -61,6 +83,10 @@ extension GraphJob: RenderingJob {
     }
 
     public func describe(as style: PlanStyle) throws -> String {
-        style == .dot ? try dot() : try plan()
+        switch style {
+        case .text: try plan()
+        case .dot: try dot()
+        case .json: try description.json()
+        }
     }
 }

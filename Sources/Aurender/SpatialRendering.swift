@@ -29,6 +29,14 @@ public struct SpatialRendering: Sendable, Equatable {
     /// The output's channel count: two, or the layout's.
     public var channelCount: Int { rendering == .speakers ? (layout ?? .stereo).channelCount : 2 }
 
+    /// The `spatial` stage a render ends its chain with: one bus, placed ahead.
+    public var stage: ChainStage {
+        var fields: [String: SettingValue] = ["rendering": .text(rendering.rawValue)]
+        if let layout { fields["layout"] = .text(layout.rawValue) }
+        if let sofa { fields["sofa"] = .text(sofa) }
+        return ChainStage("spatial", fields: fields)
+    }
+
     /// A spatial node of `buses` buses at `sampleRate`; a SOFA file that cannot serve is a usage error naming it.
     public func makeNode(name: String = "spatial", buses: Int, sampleRate: Double) throws -> SpatialNode {
         do {

@@ -126,11 +126,7 @@ extension RenderCommand {
     /// which read each twice, three times when doing both), or nil when a length is unknown; read
     /// from the files' headers.
     private func totalSeconds(of items: [BatchJob.Item]) -> Double? {
-        var total = 0.0
-        for item in items {
-            guard let file = try? FormatRegistry.standard.openDecoder(path: item.input), let frames = file.length.frames else { return nil }
-            total += Double(frames) / file.format.sampleRate
-        }
+        guard let total = BatchJob.statedSeconds(of: items) else { return nil }
         return total * Double(1 + (rendering.loudness.normalization == nil ? 0 : 1) + (editing.trimSilence == nil ? 0 : 1))
     }
 

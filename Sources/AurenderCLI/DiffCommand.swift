@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `aurender diff A B`: a null test for CI — compares two files sample by sample.
+/// `aurender diff A B`: a null test for CI — compares two files sample by sample (`NullTest`).
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
@@ -57,62 +57,26 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        let a: any AudioDecoder, b: any AudioDecoder
-        do {
-            a = try withLibraryMessagesSilenced { try FormatRegistry.standard.openDecoder(path: first) }
-            b = try withLibraryMessagesSilenced { try FormatRegistry.standard.openDecoder(path: second) }
-        } catch let error as AudioFormatError {
+        let test: NullTest
+        do { test = try withLibraryMessagesSilenced { try NullTest(first, second) } } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
+        let (a, b) = (test.a, test.b)
         var report = Report(fileA: first, fileB: second, formatA: "\(a.format.canonical)", formatB: "\(b.format.canonical)",
                             toleranceDBFS: tolerance.map { ReportJSON.level($0.value) }, verdict: "different formats")
         if !json {
             print("A: \(first): \(a.format.canonical)")
             print("B: \(second): \(b.format.canonical)")
         }
-        if a.format.sampleRate != b.format.sampleRate || a.format.channelCount != b.format.channelCount {
+        if !test.formatsMatch {
             if plot != nil { printError("\(plot!): not drawn: the files' rates or channel counts differ, so they are not compared") }
             try finish(report, text: "result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
         }
-        let channels = a.format.channelCount, chunk = 65536
-        var left = [Float](repeating: 0, count: chunk * channels), right = left
-        let sketchers = plot.map { _ in
-            [a, b, a].map { SignalSketcher(sampleRate: $0.format.sampleRate, channelCount: channels, expectedFrames: $0.length.frames) }
-        }
-        var difference = [Float](repeating: 0, count: sketchers == nil ? 0 : chunk * channels)
-        var frames: Int64 = 0, firstDifference: Int64?
-        var largest: Float = 0, sumOfSquares = 0.0
-        var lengthA: Int64 = 0, lengthB: Int64 = 0
-        do {
-            while true {
-                let gotA = try withLibraryMessagesSilenced { try left.withUnsafeMutableBufferPointer { try a.read(into: $0.baseAddress!, frames: chunk) } }
-                let gotB = try withLibraryMessagesSilenced { try right.withUnsafeMutableBufferPointer { try b.read(into: $0.baseAddress!, frames: chunk) } }
-                lengthA += Int64(gotA)
-                lengthB += Int64(gotB)
-                let common = min(gotA, gotB)
-                if let sketchers {
-                    sketchers[0].add(interleaved: left, frames: gotA)
-                    sketchers[1].add(interleaved: right, frames: gotB)
-                    for index in 0..<(common * channels) { difference[index] = left[index] - right[index] }
-                    sketchers[2].add(interleaved: difference, frames: common)
-                }
-                for index in 0..<(common * channels) {
-                    let difference = abs(left[index] - right[index])
-                    if difference > 0, firstDifference == nil { firstDifference = frames + Int64(index / channels) }
-                    largest = max(largest, difference)
-                    sumOfSquares += Double(difference) * Double(difference)
-                }
-                frames += Int64(common)
-                if gotA < chunk || gotB < chunk {
-                    lengthA += try Self.remainingFrames(of: a, finished: gotA < chunk, into: &left, chunk: chunk, seen: sketchers?[0])
-                    lengthB += try Self.remainingFrames(of: b, finished: gotB < chunk, into: &right, chunk: chunk, seen: sketchers?[1])
-                    break
-                }
-            }
-        } catch let error as AudioFormatError {
+        let outcome: NullTest.Outcome
+        do { outcome = try withLibraryMessagesSilenced { try test.compare(sketching: plot != nil) } } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
-        let rms = frames > 0 ? (sumOfSquares / Double(frames * Int64(channels))).squareRoot() : 0
+        let (lengthA, lengthB, largest, rms, firstDifference) = (outcome.framesA, outcome.framesB, outcome.largest, outcome.rms, outcome.firstDifferingFrame)
         report.framesA = lengthA
         report.framesB = lengthB
         report.maxDifference = Double(largest)
@@ -120,8 +84,8 @@ struct DiffCommand: ParsableCommand {
         report.rmsDifference = rms
         report.rmsDifferenceDBFS = rms > 0 ? ReportJSON.level(20 * log10(rms)) : nil
         report.firstDifferingFrame = firstDifference
-        if let plot, let sketchers {
-            let drawing = DiffPlot(first: (first, sketchers[0].sketch()), second: (second, sketchers[1].sketch()), difference: sketchers[2].sketch(),
+        if let plot, let sketches = outcome.sketches {
+            let drawing = DiffPlot(first: (first, sketches.a), second: (second, sketches.b), difference: sketches.difference,
                                    toleranceDBFS: tolerance?.value, firstDifferingFrame: firstDifference)
             do { try OutputFile.write(text: drawing.svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
         }
@@ -150,20 +114,6 @@ struct DiffCommand: ParsableCommand {
     private func finish(_ report: Report, text: String, passed: Bool = false) throws {
         print(json ? try ReportJSON.text(report) : text)
         if !passed { throw ExitCode(1) }
-    }
-
-    /// The frames left in `file` after the other file ended, read through `buffer` (and shown to
-    /// `seen`, when drawing); none when `file` has `finished` too.
-    private static func remainingFrames(of file: any AudioDecoder, finished: Bool, into buffer: inout [Float], chunk: Int,
-                                        seen: SignalSketcher?) throws -> Int64 {
-        guard !finished else { return 0 }
-        var count: Int64 = 0
-        while true {
-            let got = try withLibraryMessagesSilenced { try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: chunk) } }
-            count += Int64(got)
-            seen?.add(interleaved: buffer, frames: got)
-            if got < chunk { return count }
-        }
     }
 
     /// A level in dBFS with one decimal, or -inf for silence.

@@ -38,18 +38,19 @@ struct EditingOptions: ParsableArguments {
         if silenceMargin != nil, trimSilence == nil { throw ValidationError("--silence-margin applies with --trim-silence") }
     }
 
-    /// The silence trim, first after the converter so it trims the input as decoded, when asked for;
-    /// its margin counts frames at `sampleRate`, the rate it runs at.
-    func silenceNodes(sampleRate: Double) -> [AudioNode] {
+    /// The silence trim, first after the converter so it trims the input as decoded, when asked
+    /// for; its margin counts frames at the rate it runs at.
+    var silenceStages: [ChainStage] {
         guard let trimSilence else { return [] }
-        return [SilenceTrimNode(name: "silence", thresholdDecibels: trimSilence.value,
-                                marginFrames: (silenceMargin?.time ?? SilenceTrimNode.defaultMargin).frames(at: sampleRate))]
+        var fields: [String: SettingValue] = ["threshold": .number(trimSilence.value)]
+        if let silenceMargin { fields["margin"] = ChainStage.field(silenceMargin.time) }
+        return [ChainStage("silence", fields: fields)]
     }
 
-    /// The gain node after the EQ, when a gain other than 0 dB is asked for.
-    var gainNodes: [AudioNode] {
+    /// The gain stage after the EQ, when a gain other than 0 dB is asked for.
+    var gainStages: [ChainStage] {
         guard let gain, gain.value != 0 else { return [] }
-        return [GainNode(name: "gain", decibels: gain.value)]
+        return [ChainStage("gain", fields: ["gain": .number(gain.value)])]
     }
 
     /// The part of the input to render, if a part was asked for.

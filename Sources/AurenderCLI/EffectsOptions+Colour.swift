@@ -23,23 +23,16 @@ extension EffectsOptions {
     /// Whether an effect that rings on after the input is asked for, so `--tail` applies.
     var hasTail: Bool { delay != nil || reverb != nil || convolve != nil }
 
-    /// The nodes after the dynamics at `sampleRate`: distortion, delay, reverb; `tail` caps the
-    /// tail of those that ring on (default 60 s).
-    func colourNodes(sampleRate: Double, tail: TimeValue?) throws -> [AudioNode] {
-        let limit = (tail ?? EffectTail.defaultLimit).frames(at: sampleRate)
-        var nodes: [AudioNode] = []
+    /// The stages after the dynamics: distortion, delay, reverb; `tail` caps the tail of those
+    /// that ring on (default 60 s). A delay's low-pass is checked against `sampleRate`, the rate
+    /// the stages run at, when known.
+    func colourStages(sampleRate: Double?, tail: TimeValue?) throws -> [ChainStage] {
         do {
-            if let settings = try distortionSettings() { nodes.append(try DistortionNode(settings: settings)) }
-            if let settings = try delaySettings(sampleRate: sampleRate) {
-                nodes.append(try DelayNode(sampleRate: sampleRate, settings: settings, tailLimit: limit))
-            }
-            if let settings = try reverbSettings() {
-                nodes.append(try ReverbNode(sampleRate: sampleRate, settings: settings, tailLimit: limit))
-            }
+            return try [distortionSettings().map(ChainStage.distortion), delaySettings(sampleRate: sampleRate).map { .delay($0, tail: tail) },
+                        reverbSettings().map { .reverb($0, tail: tail) }].compactMap { $0 }
         } catch let error as ValidationError {
             throw RenderError.usage(error.message)
         }
-        return nodes
     }
 
     /// The echo asked for, if any; a low-pass above half of `sampleRate` (when known) is refused (at it, there is none).

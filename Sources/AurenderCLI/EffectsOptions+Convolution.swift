@@ -27,12 +27,11 @@ extension EffectsOptions {
         return (path, wet)
     }
 
-    /// The convolution node at `sampleRate`, its response resampled by `resampler` at
-    /// `quality`, with at most `tail` of tail (60 s unless given).
-    func convolutionNodes(sampleRate: Double, tail: TimeValue?, resampler: ResamplerEngineKind, quality: ResamplerQuality) throws -> [AudioNode] {
+    /// The convolution stage, with at most `tail` of tail (60 s unless given).
+    func convolutionStages(tail: TimeValue?) throws -> [ChainStage] {
         guard let (path, wet) = try convolution() else { return [] }
-        let response = try ImpulseResponse.load(path: path, sampleRate: sampleRate, resampler: resampler, quality: quality)
-        let limit = (tail ?? ConvolutionNode.defaultTailLimit).frames(at: sampleRate)
-        return [try ConvolutionNode(response: response, wet: wet, tailLimit: limit)]
+        var fields: [String: SettingValue] = ["impulse": .text(path), "wet": .number(Double(wet))]
+        if let tail { fields["tail"] = ChainStage.field(tail) }
+        return [ChainStage("convolution", fields: fields)]
     }
 }

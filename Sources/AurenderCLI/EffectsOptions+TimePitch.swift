@@ -24,11 +24,11 @@ extension EffectsOptions {
         [(tempo != nil, "--tempo"), (pitch != nil, "--pitch"), (speed != nil, "--speed")].filter(\.0).map(\.1)
     }
 
-    /// The time-pitch node, resampling with `resampler` at `quality`; none when the values change nothing.
-    func timePitchNodes(resampler: ResamplerEngineKind, quality: ResamplerQuality) throws -> [AudioNode] {
-        let (tempo, pitch, speed) = (Float(tempo ?? 1), Float(pitch ?? 0), Float(speed ?? 1))
+    /// The time-pitch stage; none when the values change nothing.
+    var timePitchStages: [ChainStage] {
+        let (tempo, pitch, speed) = (tempo ?? 1, pitch ?? 0, speed ?? 1)
         guard tempo != 1 || pitch != 0 || speed != 1 else { return [] }
-        return [try TimePitchNode(name: "timepitch", tempo: tempo, pitch: pitch, speed: speed, resampler: resampler, quality: quality)]
+        return [ChainStage("timepitch", fields: ["tempo": .number(tempo), "pitch": .number(pitch), "speed": .number(speed)])]
     }
 
     /// A parameter's range as help and errors give it: "0.25 to 4", "-24 to 24 semitones".

@@ -38,12 +38,15 @@ extension EffectsOptions {
         return settings
     }
 
-    /// The voice node, resampling around WebRTC with `resampler` at `quality`; none without voice flags.
-    /// The far-end file is opened here, so an unreadable one is named before anything renders.
-    func voiceNodes(resampler: ResamplerEngineKind, quality: ResamplerQuality) throws -> [AudioNode] {
+    /// The voice stage; none without voice flags. The far-end file is opened when the node is
+    /// made, before anything renders.
+    func voiceStages() throws -> [ChainStage] {
         guard let settings = try voiceSettings() else { return [] }
-        let reference = try echoReference.map { try EchoReferenceFile(path: $0) }
-        return [try VoiceNode(name: "voice", settings: settings, reference: reference, resampler: resampler, quality: quality)]
+        var fields: [String: SettingValue] = [:]
+        if let level = settings.noiseSuppression { fields["denoise"] = .text(level.name) }
+        if let target = settings.gainTarget { fields["agc"] = .number(target) }
+        if let echoReference { fields["echoReference"] = .text(echoReference) }
+        return [ChainStage("voice", fields: fields)]
     }
 
     /// The command line with bare `--denoise` and `--agc` given their defaults, since the argument

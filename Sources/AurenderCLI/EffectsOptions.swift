@@ -130,11 +130,11 @@ struct EffectsOptions: ParsableArguments {
     func gateSettings() throws -> NoiseGate.Settings? {
         guard let gate else { return nil }
         let fields = try Self.fields(of: gate, flag: "--gate", most: 5, syntax: "dB[:ATTACK:HOLD:RELEASE:RANGE]")
-        var settings = NoiseGate.Settings(threshold: try Self.level(fields[0], flag: "--gate", name: "threshold", in: -120...0))
-        try Self.time(fields, 1, flag: "--gate", name: "attack", in: 0...1).map { settings.attack = $0 }
-        try Self.time(fields, 2, flag: "--gate", name: "hold", in: 0...5).map { settings.hold = $0 }
-        try Self.time(fields, 3, flag: "--gate", name: "release", in: 0...5).map { settings.release = $0 }
-        if fields.count > 4, !fields[4].isEmpty { settings.range = try Self.level(fields[4], flag: "--gate", name: "range", in: -120...0) }
+        var settings = NoiseGate.Settings(threshold: try Self.level(fields[0], flag: "--gate", name: "threshold", in: Self.range(GateNode.kind, "threshold")))
+        try Self.time(fields, 1, flag: "--gate", name: "attack", in: Self.range(GateNode.kind, "attack")).map { settings.attack = $0 }
+        try Self.time(fields, 2, flag: "--gate", name: "hold", in: Self.range(GateNode.kind, "hold")).map { settings.hold = $0 }
+        try Self.time(fields, 3, flag: "--gate", name: "release", in: Self.range(GateNode.kind, "release")).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.range = try Self.level(fields[4], flag: "--gate", name: "range", in: Self.range(GateNode.kind, "range")) }
         return settings
     }
 
@@ -144,14 +144,14 @@ struct EffectsOptions: ParsableArguments {
         let flag = "--compress"
         let fields = try Self.fields(of: compress, flag: flag, most: 7, syntax: "THRESHOLD:RATIO[:ATTACK:RELEASE:KNEE:MAKEUP:peak|rms]")
         guard fields.count >= 2 else { throw ValidationError("\(flag) \(compress): give at least THRESHOLD:RATIO, as -18:3") }
-        guard let ratio = Double(fields[1]), (1...100).contains(ratio) else {
+        guard let ratio = Double(fields[1]), Self.range(CompressorNode.kind, "ratio").contains(ratio) else {
             throw ValidationError("\(flag) \(compress): the ratio must be from 1 to 100, not '\(fields[1])'")
         }
-        var settings = Compressor.Settings(threshold: try Self.level(fields[0], flag: flag, name: "threshold", in: -80...0), ratio: ratio)
-        try Self.time(fields, 2, flag: flag, name: "attack", in: 0...1).map { settings.attack = $0 }
-        try Self.time(fields, 3, flag: flag, name: "release", in: 0...5).map { settings.release = $0 }
-        if fields.count > 4, !fields[4].isEmpty { settings.knee = try Self.level(fields[4], flag: flag, name: "knee", in: 0...24) }
-        if fields.count > 5, !fields[5].isEmpty { settings.makeup = try Self.level(fields[5], flag: flag, name: "makeup", in: -24...40) }
+        var settings = Compressor.Settings(threshold: try Self.level(fields[0], flag: flag, name: "threshold", in: Self.range(CompressorNode.kind, "threshold")), ratio: ratio)
+        try Self.time(fields, 2, flag: flag, name: "attack", in: Self.range(CompressorNode.kind, "attack")).map { settings.attack = $0 }
+        try Self.time(fields, 3, flag: flag, name: "release", in: Self.range(CompressorNode.kind, "release")).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.knee = try Self.level(fields[4], flag: flag, name: "knee", in: Self.range(CompressorNode.kind, "knee")) }
+        if fields.count > 5, !fields[5].isEmpty { settings.makeup = try Self.level(fields[5], flag: flag, name: "makeup", in: Self.range(CompressorNode.kind, "makeup")) }
         if fields.count > 6, !fields[6].isEmpty {
             guard let detection = Compressor.Detection(rawValue: fields[6].lowercased()) else {
                 throw ValidationError("\(flag) \(compress): the detection must be peak or rms, not '\(fields[6])'")
@@ -161,18 +161,21 @@ struct EffectsOptions: ParsableArguments {
         return settings
     }
 
-    /// The nodes before the EQ: the filters, in one bank.
-    func filterNodes() throws -> [AudioNode] {
+    /// The stages before the EQ: the filters, in one bank.
+    func filterStages() throws -> [ChainStage] {
         let bands = try filterBands()
-        return bands.isEmpty ? [] : [FilterNode(name: "filters", bands: bands)]
+        return bands.isEmpty ? [] : [.filter(bands, name: "filters")]
     }
 
-    /// The nodes after the EQ and the gain: the gate, then the compressor.
-    func dynamicsNodes() throws -> [AudioNode] {
-        var nodes: [AudioNode] = []
-        if let gate = try gateSettings() { nodes.append(try GateNode(settings: gate)) }
-        if let compressor = try compressorSettings() { nodes.append(try CompressorNode(settings: compressor)) }
-        return nodes
+    /// The stages after the EQ and the gain: the gate, then the compressor.
+    func dynamicsStages() throws -> [ChainStage] {
+        try [gateSettings().map(ChainStage.gate), compressorSettings().map(ChainStage.compressor)].compactMap { $0 }
+    }
+
+    /// The range `kind` declares for its parameter `name`: the flags check the kind's ranges, declared once.
+    static func range(_ kind: NodeKind, _ name: String) -> ClosedRange<Double> {
+        guard let range = kind.parameters.first(where: { $0.name == name })?.range else { return 0...0 }
+        return Double(range.lowerBound)...Double(range.upperBound)
     }
 
     private static func fields(of value: String, flag: String, most: Int, syntax: String) throws -> [String] {

@@ -49,14 +49,12 @@ struct EqualizerOptions: ParsableArguments {
         return error.description
     }
 
-    /// The equalizer node for `preset`, or none when it would change nothing.
-    func makeNodes(for preset: EQPreset?, name: String = "eq") throws -> [AudioNode] {
-        guard let preset else { return [] }
-        let preampDB = preamp.map { $0.decibels(for: preset) } ?? 0
-        if preset.isFlat, preampDB == 0 { return [] }
-        let node = try GraphicEQNode(name: name, presets: [preset], mode: mode)
-        try node.setParameter(GraphicEQNode.Parameter.preamp, Float(preampDB))
-        return [node]
+    /// The equalizer stage for `preset`, by the name given to `--eq` (a flat one drops out when made).
+    func stages(for preset: EQPreset?) -> [ChainStage] {
+        guard let preset, let name = self.preset else { return [] }
+        var fields: [String: SettingValue] = ["preset": .text(name), "mode": .text(mode.rawValue)]
+        if let preamp { fields["preamp"] = .number(preamp.decibels(for: preset)) }
+        return [ChainStage("eq", fields: fields)]
     }
 }
 
@@ -69,7 +67,7 @@ enum PreampArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         if argument.lowercased() == "auto" { self = .auto; return }
-        guard let value = ValueSyntax.level(argument), (-60...24).contains(value) else { return nil }
+        guard let value = ValueSyntax.level(argument), EffectsOptions.range(GraphicEQNode.kind, "preamp").contains(value) else { return nil }
         self = .decibels(value)
     }
 

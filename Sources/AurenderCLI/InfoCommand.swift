@@ -75,7 +75,7 @@ struct InfoCommand: ParsableCommand {
                 var length = file.length
                 if exact {
                     do {
-                        length = .exact(try withLibraryMessagesSilenced { try Self.countFrames(file) })
+                        length = .exact(try withLibraryMessagesSilenced { try file.countFramesToEnd() })
                         if loudness { try file.rewind() }
                     } catch {
                         printError("\(error)")
@@ -111,19 +111,6 @@ struct InfoCommand: ParsableCommand {
             print(described.map(Self.text).joined(separator: "\n\n"))
         }
         if let firstFailure { throw ExitCode(firstFailure.rawValue) }
-    }
-
-    /// The frames `file` gives when decoded to its end: an input shorter than its stated
-    /// length fails as a render would.
-    static func countFrames(_ file: any AudioDecoder) throws -> Int64 {
-        let chunk = 65536
-        var buffer = [Float](repeating: 0, count: chunk * file.format.channelCount)
-        var total: Int64 = 0
-        while true {
-            let got = try buffer.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: chunk) }
-            total += Int64(got)
-            if got < chunk { return total }
-        }
     }
 
     /// `exact`, `estimated` or `unknown`, as `--json` gives a length.

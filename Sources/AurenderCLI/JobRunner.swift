@@ -56,6 +56,9 @@ enum CommandHints {
         case let error as RenderError: (message(for: error), ExitStatus(error))
         case let error as AudioFormatError: (error.description, ExitStatus(input: error))
         case let error as ImpulseResponseError: (error.description, error.cause.map { ExitStatus(input: $0) } ?? .dataError)
+        case let error as PluginError:
+            if case .notInstalled = error { ("\(error) ('aurender plugins' lists them all)", .usage) } else { (error.description, .usage) }
+        case let error as ChainError: ("\(subject): \(error)", .usage)
         default: ("\(subject): \(error)", .software)
         }
     }

@@ -41,6 +41,12 @@ struct MixCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))
     var output: String
 
+    @Option(help: ArgumentHelp("""
+        The mix's own processing after the mixer, in your order: stages 'KIND FIELD=VALUE ... | KIND ...' as render's \
+        --chain takes them: 'compressor threshold=-18 ratio=3 | reverb preset=plate wet=20'.
+        """, valueName: "stages"))
+    var chain: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("The mix's master volume in dB.", valueName: "dB"))
     var volume = LevelArgument<VolumeUnit>(value: 0)
 
@@ -56,6 +62,9 @@ struct MixCommand: ParsableCommand {
         if rendering.conversion.channelMap != nil || rendering.conversion.mixMatrix != nil {
             throw ValidationError("--channel-map and --mix-matrix apply to one input; give each input's pan instead")
         }
+        if let chain {
+            do { _ = try ChainSyntax.parse(chain) } catch { throw ValidationError("--chain \(error)") }
+        }
     }
 
     func run() throws {
@@ -65,9 +74,11 @@ struct MixCommand: ParsableCommand {
         rendering.apply(to: &options.settings)
         options.volume = volume.value
         options.spatial = try rendering.spatial()
+        options.presets = PresetLookup(environment: ProcessInfo.processInfo.environment)
         let job: MixJob
         do {
             let environment = ProcessInfo.processInfo.environment
+            options.stages = try chain.map { try ChainSyntax.parse($0) } ?? []
             let rate = options.format.sampleRate
             let parsed = try inputs.map { try Self.parse($0, environment: environment, mode: eqMode, rate: rate) }
             try Self.checkPlacement(parsed, spatial: options.spatial != nil)
@@ -94,6 +105,13 @@ struct MixCommand: ParsableCommand {
         }
     }
 
+    /// The range `kind` declares for its buses' `field`: an input's settings are its bus's, checked by the kind's ranges.
+    static func busRange(_ kind: NodeKind, _ field: String) -> ClosedRange<Double> {
+        guard case .list(let fields)? = kind.setting("buses")?.type,
+              case .number(_, let range)? = fields.first(where: { $0.name == field })?.type else { return 0...0 }
+        return range
+    }
+
     /// Parses `path@gain=-3,pan=0.5,eq=Rock,start=2s,mute` into a mix input.
     static func parse(_ argument: String, environment: [String: String], mode: GraphicEQDesign.Mode,
                       rate: Double?) throws -> MixJob.Input {
@@ -105,10 +123,10 @@ struct MixCommand: ParsableCommand {
             func bad(_ reason: String) -> RenderError { .usage("\(argument): \(reason)") }
             switch (key, value) {
             case ("gain", let value?):
-                guard let gain = ValueSyntax.level(value), (-96...24).contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
+                guard let gain = ValueSyntax.level(value), busRange(MixerNode.kind, "gain").contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
                 input.gain = gain
             case ("pan", let value?):
-                guard let pan = Double(value), (-1...1).contains(pan) else { throw bad("pan must be from -1 to 1, not '\(value)'") }
+                guard let pan = Double(value), busRange(MixerNode.kind, "pan").contains(pan) else { throw bad("pan must be from -1 to 1, not '\(value)'") }
                 input.pan = pan
             case ("start", let value?):
                 guard let time = TimeValue(value) else { throw bad("start must be a time like 2.5s, 250ms, 1:30 or 1000f, not '\(value)'") }
@@ -119,20 +137,18 @@ struct MixCommand: ParsableCommand {
                     input.start = Double(frames) / rate
                 }
             case ("eq", let value?):
-                let preset = try EqualizerOptions.findPreset(value, environment: environment)
-                input.makeProcessing = { _, suffix in
-                    preset.isFlat ? [] : [try GraphicEQNode(name: "eq" + suffix, presets: [preset], mode: mode)]
-                }
+                _ = try EqualizerOptions.findPreset(value, environment: environment)
+                input.stages = [ChainStage("eq", fields: ["preset": .text(value), "mode": .text(mode.rawValue)])]
             case ("mute", nil), ("mute", "1"), ("mute", "true"):
                 input.muted = true
             case ("azimuth", let value?):
-                guard let azimuth = Double(value), (-180...180).contains(azimuth) else { throw bad("azimuth must be from -180 to 180 degrees, not '\(value)'") }
+                guard let azimuth = Double(value), busRange(SpatialNode.kind, "azimuth").contains(azimuth) else { throw bad("azimuth must be from -180 to 180 degrees, not '\(value)'") }
                 input.azimuth = azimuth
             case ("elevation", let value?):
-                guard let elevation = Double(value), (-90...90).contains(elevation) else { throw bad("elevation must be from -90 to 90 degrees, not '\(value)'") }
+                guard let elevation = Double(value), busRange(SpatialNode.kind, "elevation").contains(elevation) else { throw bad("elevation must be from -90 to 90 degrees, not '\(value)'") }
                 input.elevation = elevation
             case ("distance", let value?):
-                guard let distance = Double(value), (0...100_000).contains(distance) else { throw bad("distance must be from 0 to 100000 metres, not '\(value)'") }
+                guard let distance = Double(value), busRange(SpatialNode.kind, "distance").contains(distance) else { throw bad("distance must be from 0 to 100000 metres, not '\(value)'") }
                 input.distance = distance
             default:
                 throw bad("unknown setting '\(setting)'; use gain=, pan=, eq=, start=, mute, azimuth=, elevation= or distance=")

@@ -26,22 +26,14 @@ struct PluginOptions: ParsableArguments {
         [(!specs.isEmpty, "--plugin"), (pluginAfterEq, "--plugin-after-eq"), (tail != nil, "--tail")].filter(\.0).map(\.1)
     }
 
-    /// The plugin nodes at `sampleRate`, in order; a plugin error is a usage error naming the plugin.
-    func makeNodes(sampleRate: Double) throws -> [AudioNode] {
-        let limit = (tail?.time ?? PluginKind.defaultTailLimit).frames(at: sampleRate)
-        do {
-            return try specs.enumerated().map { index, text throws(PluginError) in
-                try PluginSpec(parsing: text).makeNode(name: "plugin \(index + 1)", sampleRate: sampleRate, tailLimit: limit)
-            }
-        } catch {
-            if case .notInstalled = error { throw RenderError.usage("\(error) ('aurender plugins' lists them all)") }
-            throw RenderError.usage(error.description)
+    /// The plugin stages, in order (`plugin 1`, `plugin 2`, …); a plugin's mistakes are found when it is made.
+    var stages: [ChainStage] {
+        specs.enumerated().map { index, text in
+            let (id, controls) = PluginSpec.split(text)
+            var fields: [String: SettingValue] = ["plugin": .text(id)]
+            if !controls.isEmpty { fields["controls"] = .text(controls) }
+            if let tail { fields["tail"] = ChainStage.field(tail.time) }
+            return ChainStage("plugin", name: "plugin \(index + 1)", fields: fields)
         }
-    }
-
-    /// The nodes the render gets around `equalizer`: the plugins before it, or after it.
-    func arrange(_ equalizer: [AudioNode], sampleRate: Double) throws -> [AudioNode] {
-        let plugins = try makeNodes(sampleRate: sampleRate)
-        return pluginAfterEq ? equalizer + plugins : plugins + equalizer
     }
 }

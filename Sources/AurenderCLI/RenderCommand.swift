@@ -55,6 +55,13 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Raw input")
     var rawInput: RawInputOptions
 
+    @Option(help: ArgumentHelp("""
+        The processing, in your order, instead of the effect flags: stages 'KIND FIELD=VALUE ... | KIND ...' with the kinds \
+        and fields of graph files and their units; values with spaces quoted; a filter shape is short for a one-band filter: \
+        'highpass frequency=80 | eq preset=Rock | reverb preset="large hall" wet=30'.
+        """, valueName: "stages"))
+    var chain: String?
+
     @Option(help: ArgumentHelp("Frames per rendered slice (1 to 1048576).", valueName: "frames"))
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
@@ -65,6 +72,13 @@ struct RenderCommand: PositionalArgumentsValidating {
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         try rendering.validateDurability(output: output)
         _ = try rawInput.format()
+        if let chain {
+            if let flag = effectFlags.first { throw ValidationError("--chain states the whole processing; give \(flag) as a stage of it instead") }
+            do { _ = try ChainSyntax.parse(chain) } catch { throw ValidationError("--chain \(error)") }
+        }
+        if rendering.plan == .json, let flag = flagsAPlanCannotState.first {
+            throw ValidationError("--plan json: a graph file cannot state \(flag) yet; render without --plan json")
+        }
         if plugins.tail != nil, plugins.specs.isEmpty, !effects.hasTail {
             throw ValidationError("--tail needs --plugin, --delay, --reverb or --convolve")
         }
@@ -102,31 +116,51 @@ struct RenderCommand: PositionalArgumentsValidating {
         }
     }
 
+    /// The effect flags given, which `--chain` states as stages instead.
+    var effectFlags: [String] {
+        equalizer.flagsAGraphStates + plugins.flagsAGraphStates + effects.flagsAGraphStates
+            + [(editing.gain != nil, "--gain"), (editing.trimSilence != nil, "--trim-silence"), (editing.silenceMargin != nil, "--silence-margin")]
+                .filter(\.0).map(\.1)
+    }
+
+    /// The flags given that a graph file cannot state yet, so `--plan json` refuses them.
+    var flagsAPlanCannotState: [String] {
+        let conversion = rendering.conversion, loudness = rendering.loudness
+        return [(editing.start != nil, "--start"), (editing.duration != nil, "--duration"), (editing.trim != nil, "--trim"),
+                (conversion.fadeIn != nil, "--fade-in"), (conversion.fadeOut != nil, "--fade-out"), (conversion.channelMap != nil, "--channel-map"),
+                (conversion.mixMatrix != nil, "--mix-matrix"), (conversion.codec != nil, "--codec"), (loudness.normalize != nil, "--normalize"),
+                (loudness.normalizePeak != nil, "--normalize-peak")].filter(\.0).map(\.1) + rawInput.flagsGiven
+    }
+
     /// The hints for a render's messages: `--preamp` only applies with an EQ.
     var hints: CommandHints { equalizer.preset == nil ? .renderWithoutEQ : .render }
 
-    /// The render of `input` to `output` the flags ask for; a channel map reads the input's
-    /// channel count through the job, which keeps the input open for its plan and run.
+    /// The render of `input` to `output` the flags ask for: their stages in the library's default
+    /// order (`ChainOrder`); a channel map, and a delay's low-pass, read the input's format
+    /// through the job, which keeps the input open for its plan and run.
     func makeJob(input: String, output: String, preset: EQPreset?) throws -> RenderJob {
-        let resampler = try ResamplerRegistry.engine(named: rendering.conversion.resampler)
-        let quality = rendering.conversion.srcQuality.quality
-        let spatial = try rendering.spatial()
-        var job = RenderJob(input: input, output: OutputDestination(output)) { [editing, plugins, effects] format in
-            try effects.voiceNodes(resampler: resampler, quality: quality) + editing.silenceNodes(sampleRate: format.sampleRate)
-                + plugins.arrange(try effects.filterNodes() + equalizer.makeNodes(for: preset), sampleRate: format.sampleRate)
-                + editing.gainNodes + effects.dynamicsNodes() + effects.colourNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time)
-                + effects.convolutionNodes(sampleRate: format.sampleRate, tail: plugins.tail?.time, resampler: resampler, quality: quality)
-                + effects.timePitchNodes(resampler: resampler, quality: quality)
-                + (try spatial.map { [try $0.makeNode(buses: 1, sampleRate: format.sampleRate)] } ?? [])
-        }
+        var job = RenderJob(input: input, output: OutputDestination(output))
         try rendering.apply(to: &job.options.format)
         rendering.apply(to: &job.options.finishing)
         rendering.apply(to: &job.options.settings)
         job.options.settings.framesPerSlice = framesPerSlice
         job.options.rawInput = try rawInput.format()
         job.options.excerpt = editing.excerpt
+        job.options.presets = PresetLookup(environment: ProcessInfo.processInfo.environment)
         let opened = job
         job.options.channelMatrix = try rendering.conversion.channelMatrix { try opened.inputFormat().channelCount }
+        let rate = (effects.delay?.split(separator: ":").count ?? 0) > 3 ? try job.options.format.sampleRate ?? opened.inputFormat().sampleRate : nil
+        let tail = plugins.tail?.time
+        let spatial = try rendering.spatial().map { [$0.stage] } ?? []
+        if let chain {
+            job.stages = try ChainSyntax.parse(chain) + spatial
+            return job
+        }
+        job.stages = ChainOrder.ordered(
+            try effects.voiceStages() + editing.silenceStages + plugins.stages + effects.filterStages() + equalizer.stages(for: preset)
+                + editing.gainStages + effects.dynamicsStages() + effects.colourStages(sampleRate: rate, tail: tail)
+                + effects.convolutionStages(tail: tail) + effects.timePitchStages + spatial,
+            pluginsAfterEQ: plugins.pluginAfterEq)
         return job
     }
 
@@ -143,7 +177,8 @@ struct RenderCommand: PositionalArgumentsValidating {
     private func renderGraph() throws {
         let stated = equalizer.flagsAGraphStates + plugins.flagsAGraphStates + editing.flagsAGraphStates + effects.flagsAGraphStates
             + rendering.conversion.flagsAGraphStates + (rendering.loudness.limit != nil ? ["--limit"] : [])
-            + rendering.spatialFlags + rawInput.flagsGiven + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits")].filter(\.0).map(\.1)
+            + rendering.spatialFlags + rawInput.flagsGiven
+            + [(rendering.type != nil, "--type"), (rendering.bits != nil, "--bits"), (chain != nil, "--chain")].filter(\.0).map(\.1)
         if let flag = stated.first {
             throw fail("\(input): \(flag) does not apply to a graph file, whose nodes and events state it; set it in the graph", .usage)
         }
@@ -171,12 +206,10 @@ struct RenderCommand: PositionalArgumentsValidating {
     /// What the EQ does with the preset, for `--verbose`, before the plan shows the graph.
     private func equalizerLines(_ preset: EQPreset?) -> [String] {
         guard let preset else { return [] }
-        guard let node = (try? equalizer.makeNodes(for: preset))?.first as? GraphicEQNode else {
-            return ["eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph"]
-        }
+        let preamp = Double(Float(equalizer.preamp.map { $0.decibels(for: preset) } ?? 0))
+        if preset.isFlat, preamp == 0 { return ["eq: preset '\(preset.name)' is flat: the equalizer drops out of the graph"] }
         let gains = preset.gains.map { decibels($0) }.joined(separator: " ")
-        return ["eq: preset '\(preset.name)' (\(node.mode.rawValue)), band gains dB: \(gains), preamp "
-                + "\(decibels(Double(node.parameter(GraphicEQNode.Parameter.preamp)) + preset.preamp)) dB"]
+        return ["eq: preset '\(preset.name)' (\(equalizer.mode.rawValue)), band gains dB: \(gains), preamp \(decibels(preamp + preset.preamp)) dB"]
     }
 }
 

@@ -24,7 +24,8 @@ struct RenderingOptions: ParsableArguments {
     @Flag(help: "Print the resolved graph (nodes, connections, formats) and exit before reading audio.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Like --dry-run, as text or as Graphviz dot.", valueName: "text|dot"))
+    @Option(help: ArgumentHelp("Like --dry-run, as text, as Graphviz dot, or as json: the graph file that renders the same output "
+                               + "(aurender PLAN.json, given the same resampling, dither and clipping flags).", valueName: "text|dot|json"))
     var plan: PlanStyle?
 
     @Option(help: ArgumentHelp("When an integer output clips: warn (write it, report the count) or fail (write nothing, exit 3).",

@@ -20,12 +20,16 @@ public struct PluginSpec: Equatable, Sendable {
 
     /// Parses `ID[@name=value,...]`; the values are split at the last `@`.
     public init(parsing text: String) throws(PluginError) {
-        guard let at = text.lastIndex(of: "@"), text[text.index(after: at)...].contains("=") else {
-            self.init(id: text, assignments: "")
-            return
-        }
-        self.init(id: String(text[..<at]), assignments: String(text[text.index(after: at)...]))
+        let (id, assignments) = Self.split(text)
+        self.init(id: id, assignments: assignments)
         try parseAssignments()
+    }
+
+    /// `ID[@name=value,...]` split at the last `@` into the identifier and the assignments
+    /// (empty when there are none), as a graph file's `plugin` and `controls` fields hold them.
+    public static func split(_ text: String) -> (id: String, assignments: String) {
+        guard let at = text.lastIndex(of: "@"), text[text.index(after: at)...].contains("=") else { return (text, "") }
+        return (String(text[..<at]), String(text[text.index(after: at)...]))
     }
 
     /// A plugin with `assignments` (`name=value,...`, as a graph file's `controls` field has them).

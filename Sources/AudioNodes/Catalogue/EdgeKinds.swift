@@ -6,7 +6,11 @@ public enum FileSourceKind {
     /// Its description.
     public static let kind = NodeKind(
         name: "file", summary: "reads an audio file (any format a decoder of this build reads)", role: .source,
-        settings: [SettingDescription("path", .text, "the file to read, relative to the graph file", required: true)],
+        settings: [
+            SettingDescription("path", .text, "the file to read, relative to the graph file", required: true),
+            .sampleRate("the rate the file is converted to as it is read (default: the graph's); the first file's is the graph's"),
+            .channelCount("the channel count it is converted to as it is read (default: its own)"),
+        ],
         make: nil)
 }
 

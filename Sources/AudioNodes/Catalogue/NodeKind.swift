@@ -66,8 +66,8 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
-    /// The folder relative paths in a node's settings are resolved against (a graph file's; the
-    /// working directory's otherwise).
+    /// The folder relative paths in a node's settings are resolved against (a graph file's); empty
+    /// leaves them as given, for paths typed on the command line.
     public var folder: String
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
@@ -82,9 +82,9 @@ public struct NodeContext {
         self.scheduledChoices = scheduledChoices
     }
 
-    /// `path` as the node should open it: relative paths are in `folder`.
+    /// `path` as the node should open it: relative paths are in `folder`, when it is not empty.
     public func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), path != "-" else { return path }
+        guard !path.hasPrefix("/"), path != "-", !folder.isEmpty else { return path }
         return folder + "/" + path
     }
 }
