@@ -65,7 +65,11 @@ public enum NodeCatalogue {
         guard let make = kind.make else {
             throw NodeSettingError(node: node, kind: kind.name, field: "type", problem: "a \(kind.name) is opened by the job, not made")
         }
-        let made = try make(node, settings, context)
+        let made: AudioNode
+        do { made = try make(node, settings, context) } catch var refusal as PathRefusal {
+            (refusal.node, refusal.kind) = (node, kind.name)
+            throw refusal
+        }
         for (name, value) in parameters {
             do {
                 try made.setParameter(named: name, try parameterValue(value, for: made.parameterDescription(named: name), of: made,
