@@ -21,8 +21,7 @@ public struct PresetLookup: Sendable {
 
     /// Every preset a name can find: the user's, then the built-in ones.
     public func available() throws(PresetLookupError) -> [EQPreset] {
-        guard let userFolder else { return EQPresetLibrary.builtIn }
-        do { return try EQPresetLibrary.presets(inFolder: userFolder) + EQPresetLibrary.builtIn } catch { throw .malformed(error) }
+        do { return try (userFolder.map(EQPresetLibrary.presets(inFolder:)) ?? []) + EQPresetLibrary.builtIn } catch { throw .malformed(error) }
     }
 
     /// The preset a name or a `.json` path names.
