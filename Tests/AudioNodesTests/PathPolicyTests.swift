@@ -15,7 +15,7 @@ import Testing
             root = try TemporaryFolder()
             real = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
             for folder in ["inside", "outside"] { try FileManager.default.createDirectory(atPath: root.file(folder), withIntermediateDirectories: false) }
-            FileManager.default.createFile(atPath: root.file("inside/a.wav"), contents: Data())
+            try Data().write(to: URL(fileURLWithPath: root.file("inside/a.wav")))
             try FileManager.default.createSymbolicLink(atPath: root.file("inside/out"), withDestinationPath: "../outside")
             policy = .confined(to: root.file("inside"))
         }
