@@ -12,11 +12,11 @@ import AudioGraph
 /// A Xing/Info frame's count is the decoder's own (it trims the encoder's delay and padding
 /// by it), so an input that decodes to fewer frames is cut only where its bytes say so: the
 /// stream size the frame states points past the end of the file. A long MPEG-1 layer III file
-/// decodes on two cores (`Mpg123Stretches`), to the same samples.
+/// decodes on two cores (`Mpg123Segments`), to the same samples.
 final class Mpg123Decoder: FloatFrameDecoder {
     private var stream: Mpg123Stream
     /// The two-core decode of `stream`, where the stream qualifies.
-    private var stretches: Mpg123Stretches?
+    private var segments: Mpg123Segments?
     private let source: InputBytes
     let path: String
     let container: AudioContainer
@@ -31,8 +31,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
     /// Opens `input`, which the sniffer found to be MPEG audio in `container`.
     init(input: AudioInput, container: AudioContainer) throws(AudioFormatError) {
         source = try InputBytes(input: input)
-        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Stretches.preframes)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: input.path)
+        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Segments.preframes)
+        segments = Mpg123Segments.make(first: stream, source: source, path: input.path)
         path = input.path
         self.container = container
         encoding = [1: .mp1, 2: .mp2][stream.layer] ?? .mp3
@@ -49,15 +49,15 @@ final class Mpg123Decoder: FloatFrameDecoder {
         int16 = Int16Reading(channelCount: stream.channelCount)
     }
 
-    /// Whether the stream decodes in stretches on two cores.
-    var decodesOnTwoCores: Bool { stretches != nil }
+    /// Whether the stream decodes in segments on two cores.
+    var decodesOnTwoCores: Bool { segments != nil }
 
     var decoderName: String { "mpg123" }
     var isSeekable: Bool { source.isSeekable }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         try stated.read(frames, path: stream.path) { (asked) throws(AudioFormatError) -> Int in
-            if let stretches { return try stretches.read(into: buffer, frames: asked) }
+            if let segments { return try segments.read(into: buffer, frames: asked) }
             return try stream.read(into: buffer, frames: asked)
         }
     }
@@ -69,18 +69,18 @@ final class Mpg123Decoder: FloatFrameDecoder {
         guard source.isSeekable else {
             throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
         }
-        stretches?.stop()
-        stretches = nil
+        segments?.stop()
+        segments = nil
         stream.close()
         _ = source.seek(0, whence: SEEK_SET)
-        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Stretches.preframes)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: path)
+        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Segments.preframes)
+        segments = Mpg123Segments.make(first: stream, source: source, path: path)
         stated.rewind()
     }
 
     func close() {
-        stretches?.stop()
-        stretches = nil
+        segments?.stop()
+        segments = nil
         stream.close()
     }
 }

@@ -14,21 +14,21 @@ import AudioGraph
 /// complete page does not end the stream (`OggStreamEnd`) was cut, and its length is then an
 /// estimate that the decode falls short of.
 ///
-/// A long, whole, regular file of one link whose count is exact is decoded in stretches on
-/// several threads (`ParallelStretches`): each worker with the decoder a `StretchDecoderSource`
+/// A long, whole, regular file of one link whose count is exact is decoded in segments on
+/// several threads (`ParallelSegments`): each worker with the decoder a `SegmentDecoderSource`
 /// lends (FFmpeg's, under half of libvorbis's work, within 1 LSB at 16 bits of it) where it
-/// takes the file, else with a libvorbisfile of its own, with the same frames. A stretch that
+/// takes the file, else with a libvorbisfile of its own, with the same frames. A segment that
 /// does not decode whole (a gap in the pages) hands the reading back to the one decoder, which
 /// goes on from the same frame, as everything else is read.
 final class VorbisFileDecoder: FloatFrameDecoder {
     private let stream: VorbisFileStream
     private let source: InputBytes
     private let input: AudioInput
-    /// Threads decoding stretches, when the file is read that way (`workerCount` above 1).
+    /// Threads decoding segments, when the file is read that way (`workerCount` above 1).
     private let workerCount: Int
-    /// The decoder the stretches are decoded with where it takes the file, else libvorbisfile.
-    private let stretchDecoders: (any StretchDecoderSource)?
-    private var parallel: ParallelStretches?
+    /// The decoder the segments are decoded with where it takes the file, else libvorbisfile.
+    private let segmentDecoders: (any SegmentDecoderSource)?
+    private var parallel: ParallelSegments?
     let path: String
     let format: StreamFormat
     let length: AudioLength
@@ -38,13 +38,13 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     var int16: Int16Reading
 
     /// Opens `input`, which the sniffer found to be Ogg Vorbis, to be decoded by up to
-    /// `workers` threads (`ParallelStretches.defaultWorkerCount`: the processors, at most 4),
-    /// with the decoders `stretchDecoders` makes where it makes them.
-    init(input: AudioInput, workers: Int = ParallelStretches.defaultWorkerCount,
-         stretchDecoders: (any StretchDecoderSource)? = nil) throws(AudioFormatError) {
+    /// `workers` threads (`ParallelSegments.defaultWorkerCount`: the processors, at most 4),
+    /// with the decoders `segmentDecoders` makes where it makes them.
+    init(input: AudioInput, workers: Int = ParallelSegments.defaultWorkerCount,
+         segmentDecoders: (any SegmentDecoderSource)? = nil) throws(AudioFormatError) {
         self.input = input
         workerCount = workers
-        self.stretchDecoders = stretchDecoders
+        self.segmentDecoders = segmentDecoders
         source = try InputBytes(input: input)
         let isCut = Self.isCut(source)
         let countIsExact = Self.countIsExact(source)
@@ -57,11 +57,11 @@ final class VorbisFileDecoder: FloatFrameDecoder {
         parallel = makeParallel()
     }
 
-    /// The stretch a lent decoder decodes: shorter than libvorbisfile's, whose seek costs more
-    /// (a lent decoder reads the packets before a stretch without decoding them and decodes one,
+    /// The segment a lent decoder decodes: shorter than libvorbisfile's, whose seek costs more
+    /// (a lent decoder reads the packets before a segment without decoding them and decodes one,
     /// about 3 % more work at this length), so the four slots of two workers hold 1 MB of
     /// stereo samples, not 4, and the process stays under FFmpeg's own peak memory.
-    static let lentStretchFrames = 1 << 15
+    static let lentSegmentFrames = 1 << 15
 
     deinit { parallel?.stop() }
 
@@ -101,36 +101,36 @@ final class VorbisFileDecoder: FloatFrameDecoder {
         stream.close()
     }
 
-    /// The stretch workers for a whole, regular file of one link, longer than a stretch, whose
+    /// The segment workers for a whole, regular file of one link, longer than a segment, whose
     /// granule count is the length it decodes: the lent decoders where every worker has one,
     /// else libvorbisfile's; nil (decoding here alone) otherwise, or where a worker's decoder
     /// cannot be opened.
-    private func makeParallel() -> ParallelStretches? {
-        guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelStretches.defaultStretchFrames),
+    private func makeParallel() -> ParallelSegments? {
+        guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelSegments.defaultSegmentFrames),
               stream.linkCount == 1 else { return nil }
-        var workers: [any StretchDecoding] = []
-        if let stretchDecoders {
+        var workers: [any SegmentDecoding] = []
+        if let segmentDecoders {
             for _ in 0..<workerCount {
-                guard let worker = stretchDecoders.makeStretchDecoder(for: input, encoding: .vorbis, sampleRate: stream.sampleRate,
+                guard let worker = segmentDecoders.makeSegmentDecoder(for: input, encoding: .vorbis, sampleRate: stream.sampleRate,
                                                                       channelCount: stream.channelCount, totalFrames: total) else { break }
                 workers.append(worker)
             }
         }
         if workers.count == workerCount {
-            return ParallelStretches(totalFrames: total, channelCount: format.channelCount, stretchFrames: Self.lentStretchFrames, workers: workers)
+            return ParallelSegments(totalFrames: total, channelCount: format.channelCount, segmentFrames: Self.lentSegmentFrames, workers: workers)
         }
         workers = []
         for _ in 0..<workerCount {
-            guard let worker = try? VorbisStretchDecoder(input: input) else { return nil }
+            guard let worker = try? VorbisSegmentDecoder(input: input) else { return nil }
             workers.append(worker)
         }
-        return ParallelStretches(totalFrames: total, channelCount: format.channelCount, workers: workers)
+        return ParallelSegments(totalFrames: total, channelCount: format.channelCount, workers: workers)
     }
 
-    /// Stops the stretch workers, one of whose stretches did not decode whole, and brings the
+    /// Stops the segment workers, one of whose segments did not decode whole, and brings the
     /// one decoder to where they stopped, decoding from the start as it would have; whether it
     /// met a hole on the way.
-    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) -> Bool {
+    private func goOnAlone(from parallel: ParallelSegments) throws(AudioFormatError) -> Bool {
         parallel.stop()
         self.parallel = nil
         let channels = format.channelCount, scratchFrames = 4_096
