@@ -21,14 +21,9 @@ import AudioGraph
 /// does not decode whole (a gap in the pages) hands the reading back to the one decoder, which
 /// goes on from the same frame, as everything else is read.
 final class VorbisFileDecoder: FloatFrameDecoder {
-    private let stream: VorbisFileStream
+    /// The one decoder, behind the segments where the file is decoded in them.
+    private let reading: SegmentedReading<VorbisFileStream>
     private let source: InputBytes
-    private let input: AudioInput
-    /// Threads decoding segments, when the file is read that way (`workerCount` above 1).
-    private let workerCount: Int
-    /// The decoder the segments are decoded with where it takes the file, else libvorbisfile.
-    private let segmentDecoders: (any SegmentDecoderSource)?
-    private var parallel: ParallelSegments?
     let path: String
     let format: StreamFormat
     let length: AudioLength
@@ -42,19 +37,19 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     /// with the decoders `segmentDecoders` makes where it makes them.
     init(input: AudioInput, workers: Int = ParallelSegments.defaultWorkerCount,
          segmentDecoders: (any SegmentDecoderSource)? = nil) throws(AudioFormatError) {
-        self.input = input
-        workerCount = workers
-        self.segmentDecoders = segmentDecoders
         source = try InputBytes(input: input)
         let isCut = Self.isCut(source)
         let countIsExact = Self.countIsExact(source)
-        stream = try VorbisFileStream(source: source, path: input.path)
+        let stream = try VorbisFileStream(source: source, path: input.path)
         path = input.path
         format = StreamFormat(sampleRate: Double(stream.sampleRate), channelCount: stream.channelCount, sampleType: .float32, isInterleaved: true)
-        length = stream.totalFrames.map { isCut || !countIsExact ? .estimated($0) : .exact($0) } ?? .unknown
+        let length: AudioLength = stream.totalFrames.map { isCut || !countIsExact ? .estimated($0) : .exact($0) } ?? .unknown
+        self.length = length
         stated = StatedLength(length, cutShort: isCut)
         int16 = Int16Reading(channelCount: stream.channelCount)
-        parallel = makeParallel()
+        reading = SegmentedReading(stream: stream, channelCount: stream.channelCount) {
+            Self.makeParallel(input: input, stream: stream, length: length, workerCount: workers, segmentDecoders: segmentDecoders)
+        }
     }
 
     /// The segment a lent decoder decodes: shorter than libvorbisfile's, whose seek costs more
@@ -63,8 +58,6 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     /// stereo samples, not 4, and the process stays under FFmpeg's own peak memory.
     static let lentSegmentFrames = 1 << 15
 
-    deinit { parallel?.stop() }
-
     var decoderName: String { "vorbisfile" }
     var container: AudioContainer { .ogg }
     var encoding: AudioEncoding { .vorbis }
@@ -72,16 +65,7 @@ final class VorbisFileDecoder: FloatFrameDecoder {
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let asked = stated.framesToRead(frames)
-        var done = 0, metHole = false
-        if let parallel {
-            done = parallel.read(into: buffer, frames: asked)
-            if parallel.failed { metHole = try goOnAlone(from: parallel) }
-        }
-        if parallel == nil {
-            let (got, hole) = try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
-            done += got
-            metHole = metHole || hole
-        }
+        let (done, metHole) = try reading.read(into: buffer, frames: asked)
         // Marked before counting, which then judges the end as a cut's.
         if metHole { stated.markCutShort() }
         try stated.count(done, of: asked, path: path)
@@ -89,23 +73,18 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     }
 
     func rewind() throws(AudioFormatError) {
-        parallel?.stop()
-        try stream.rewind()
+        try reading.rewind()
         stated.rewind()
-        parallel = makeParallel()
     }
 
-    func close() {
-        parallel?.stop()
-        parallel = nil
-        stream.close()
-    }
+    func close() { reading.close() }
 
     /// The segment workers for a whole, regular file of one link, longer than a segment, whose
     /// granule count is the length it decodes: the lent decoders where every worker has one,
     /// else libvorbisfile's; nil (decoding here alone) otherwise, or where a worker's decoder
     /// cannot be opened.
-    private func makeParallel() -> ParallelSegments? {
+    private static func makeParallel(input: AudioInput, stream: VorbisFileStream, length: AudioLength, workerCount: Int,
+                                     segmentDecoders: (any SegmentDecoderSource)?) -> ParallelSegments? {
         guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelSegments.defaultSegmentFrames),
               stream.linkCount == 1 else { return nil }
         var workers: [any SegmentDecoding] = []
@@ -117,33 +96,14 @@ final class VorbisFileDecoder: FloatFrameDecoder {
             }
         }
         if workers.count == workerCount {
-            return ParallelSegments(totalFrames: total, channelCount: format.channelCount, segmentFrames: Self.lentSegmentFrames, workers: workers)
+            return ParallelSegments(totalFrames: total, channelCount: stream.channelCount, segmentFrames: lentSegmentFrames, workers: workers)
         }
         workers = []
         for _ in 0..<workerCount {
             guard let worker = try? VorbisSegmentDecoder(input: input) else { return nil }
             workers.append(worker)
         }
-        return ParallelSegments(totalFrames: total, channelCount: format.channelCount, workers: workers)
-    }
-
-    /// Stops the segment workers, one of whose segments did not decode whole, and brings the
-    /// one decoder to where they stopped, decoding from the start as it would have; whether it
-    /// met a hole on the way.
-    private func goOnAlone(from parallel: ParallelSegments) throws(AudioFormatError) -> Bool {
-        parallel.stop()
-        self.parallel = nil
-        let channels = format.channelCount, scratchFrames = 4_096
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * channels)
-        defer { scratch.deallocate() }
-        var skipped: Int64 = 0, metHole = false
-        while skipped < parallel.position {
-            let (got, hole) = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
-            metHole = metHole || hole
-            if got == 0 { break }
-            skipped += Int64(got)
-        }
-        return metHole
+        return ParallelSegments(totalFrames: total, channelCount: stream.channelCount, workers: workers)
     }
 
     /// Whether libvorbisfile's granule count is the length it decodes: the stream's audio starts
@@ -167,5 +127,11 @@ final class VorbisFileDecoder: FloatFrameDecoder {
             ? tail.withUnsafeMutableBytes { source.read($0.baseAddress!, count: count) } : 0
         _ = source.seek(0, whence: SEEK_SET)
         return !OggStreamEnd.endsWhole(tail: tail[..<read])
+    }
+}
+
+extension VorbisFileStream: SequentialFrameStream {
+    func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> (frames: Int, metHole: Bool) {
+        try read(into: buffer, frames: frames)
     }
 }
