@@ -138,10 +138,9 @@ public struct GraphJob {
             do { checked.append((node, kind, try NodeCatalogue.check(node.fields, node: node.name, kind: kind).settings)) } catch { throw bad("\(error)") }
         }
         for entry in checked where entry.kind.role != .processor {
-            do { _ = try entry.settings.text("path").map { path throws(PathRefusal) in try paths.resolve(path, field: "path") } } catch {
-                var refusal = error
-                (refusal.node, refusal.kind) = (entry.node.name, entry.kind.name)
-                throw RenderError.pathRefused(subject: "graph", refusal)
+            guard let path = entry.settings.text("path") else { continue }
+            do { _ = try paths.resolve(path, field: "path") } catch {
+                throw RenderError.pathRefused(subject: "graph", error.naming(entry.node.name, kind: entry.kind.name))
             }
         }
         let roles = Dictionary(uniqueKeysWithValues: checked.map { ($0.node.name, $0.kind.role) })

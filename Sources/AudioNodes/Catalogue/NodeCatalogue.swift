@@ -66,10 +66,7 @@ public enum NodeCatalogue {
             throw NodeSettingError(node: node, kind: kind.name, field: "type", problem: "a \(kind.name) is opened by the job, not made")
         }
         let made: AudioNode
-        do { made = try make(node, settings, context) } catch var refusal as PathRefusal {
-            (refusal.node, refusal.kind) = (node, kind.name)
-            throw refusal
-        }
+        do { made = try make(node, settings, context) } catch let refusal as PathRefusal { throw refusal.naming(node, kind: kind.name) }
         for (name, value) in parameters {
             do {
                 try made.setParameter(named: name, try parameterValue(value, for: made.parameterDescription(named: name), of: made,

@@ -98,6 +98,13 @@ public struct PathRefusal: Error, Equatable, CustomStringConvertible {
         self.folders = folders
     }
 
+    /// This refusal, naming the node of `kind` whose setting named the path.
+    public func naming(_ node: String, kind: String) -> PathRefusal {
+        var named = self
+        (named.node, named.kind) = (node, kind)
+        return named
+    }
+
     public var description: String {
         let subject = node.map { "node '\($0)'" + (kind.map { " (\($0))" } ?? "") + ": " } ?? ""
         let leads = target == path ? "" : " leads to \(target), which"
