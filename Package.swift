@@ -6,41 +6,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Layers, bottom up: the graph vocabulary (`AudioGraph`: formats, buffers, nodes, named
-/// parameters, the graph and its generic output, and `BlockEffectNode`, the frame that hides a
-/// kernel's blocks, latency and tail), then the DSP kernels (`AudioDSP`, with the
-/// sample conversions in C in `CAudioKernels`, where they vectorize), neither of which uses a C
-/// library. Two seams come next. `AudioFormats` is aurender's own vocabulary for files:
-/// containers, encodings, the `AudioDecoder`/`AudioEncoder` protocols and `FormatRegistry`,
-/// which chooses a decoder by the input's content and refuses by name the formats none reads;
-/// `SoundFile` (libsndfile) is its main tenant; `FLACFormats` (libFLAC) encodes FLAC before it,
-/// on every core, leaving FLAC's decoding to libsndfile; `VorbisFormats` (libvorbisfile) decodes Ogg Vorbis
-/// and `OpusFormats` (libopus and libogg) whole, plain Ogg Opus files before it, and `Mpg123Formats` (libmpg123) MPEG audio after it; `FFmpegFormats` (FFmpeg's
-/// libavformat, libavcodec, libavutil) comes last, for what libsndfile cannot read; a tenant that refuses an input at open hands it to the next. `Resampling` holds the `ResamplerEngine`
-/// protocol, `ResamplerQuality` and `ResamplerRegistry`, with libsoxr (the default) and
-/// libsamplerate as its engines. `TimeStretching` wraps SoundTouch's C interface (`CSoundTouch`) as a
-/// `TimeStretcher` that changes tempo, keeping pitch; like `Resampling`, it knows nothing of graphs.
-/// `Loudness` wraps libebur128 (BS.1770 metering). `SpatialAudio` reads head-related transfer
-/// functions from SOFA files (libmysofa, `CMysofa`) and renders sources to two ears through them
-/// with the partitioned convolver. `FourierTransforms` wraps FFTW's
-/// single-precision real transforms (`CFFTW`) as `RealFFT` and `InverseRealFFT`, and builds on them
-/// the one partitioned convolution engine (`PartitionedConvolver`, its hot loop in `CAudioKernels`). `SignalAnalysis`, on the DSP kernels
-/// and `FourierTransforms`, keeps the sketch a report draws of a stream as it goes by
-/// (`SignalSketcher`: waveform outline, average spectrum, integrated loudness, true peak). `PluginHost` hosts LADSPA plugins (dlopen,
-/// `ladspa.h` from `CLADSPA`) and LV2 plugins (lilv, `CLilv`) as one `PluginNode`. Each C library's calls stay in one file.
-/// `AudioNodes` builds the units on all of them, with the node catalogue (`NodeKind`,
-/// `NodeCatalogue.kinds`) that graph files are built from and the format registry's
-/// tenant list (`Files/RegisteredFormats.swift`); its presets are embedded from `presets/` at
-/// build time by `EmbedPresetsPlugin`. `Aurender` is the umbrella a library user imports: the
-/// jobs (`RenderJob`, `MixJob`, `GraphJob`, sharing `RenderSettings`), `GraphDescription` and
-/// `PresetLookup`. `AurenderCLI` is the `aurender` command.
-///
-/// `VoiceProcessing` is the voice node over WebRTC's audio processing module, which is C++:
-/// `CVoiceShim` is its C face and `CWebRTCAudioProcessing` carries its pkg-config flags.
-/// `AudioMetadata` holds what a file carries besides samples (tags and pictures, as TagLib's
-/// property map names them) and reads and writes it through TagLib, which is C++ too: `CTagShim`
-/// is its C face and `CTagLib` carries its pkg-config flags. It knows no graph; `Aurender` reads
-/// an input's metadata before a render and writes it into the finished output.
+/// The module layer map is this manifest's targets and their dependencies: a module may import
+/// only the targets it depends on, bottom up from `AudioGraph` (the graph vocabulary, which uses
+/// no C library and no OS module) to `AurenderCLI` (the `aurender` command). `ArchitectureTests`
+/// reads the map from here and holds every import to it; what each module is, and what it may
+/// not know, is ARCHITECTURE.md's code map. Each C library is a system-library target wrapped by
+/// one module that keeps its calls in one file; WebRTC's audio processing module, which is C++,
+/// has a C face, `CVoiceShim` (`CWebRTCAudioProcessing` carries its pkg-config flags);
+/// TagLib, C++ too, has `CTagShim` (`CTagLib` carries its pkg-config flags), wrapped by `AudioMetadata`.
+/// `AudioNodes`' presets are embedded from `presets/` at build time by `EmbedPresetsPlugin`.
 ///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
 /// default include path, Debian's multiarch one, where pkg-config would also add `-l` flags),
@@ -156,7 +130,7 @@ let package = Package(
         .target(name: "Loudness", dependencies: ["CEbur128"]),
         .target(name: "FourierTransforms", dependencies: ["CFFTW", "CAudioKernels"]),
         .target(name: "SignalAnalysis", dependencies: ["AudioGraph", "AudioDSP", "CAudioKernels", "FourierTransforms"]),
-        .target(name: "SpatialAudio", dependencies: ["CMysofa", "FourierTransforms", "AudioDSP"]),
+        .target(name: "SpatialAudio", dependencies: ["CMysofa", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
         .target(name: "AudioMetadata", dependencies: ["CTagShim"]),

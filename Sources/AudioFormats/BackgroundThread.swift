@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A thread that runs one closure, joined explicitly: the worker behind the threaded file
-/// reader and writer and the decoders' stretch workers. A thin wrapper over pthreads, so the
+/// reader and writer and the decoders' segment workers. A thin wrapper over pthreads, so the
 /// library needs no Foundation.
 public final class BackgroundThread {
     private var thread: pthread_t?

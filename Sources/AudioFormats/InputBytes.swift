@@ -57,7 +57,7 @@ public final class InputBytes {
     }
 
     /// A second reader of the same regular file with a place of its own, for a decoder that
-    /// works on two stretches of the file at once; nil for a pipe. It shares this one's
+    /// works on two segments of the file at once; nil for a pipe. It shares this one's
     /// descriptor, which only this one closes, so it must not outlive it.
     public func twin() -> InputBytes? {
         isSeekable ? InputBytes(twinOf: self) : nil

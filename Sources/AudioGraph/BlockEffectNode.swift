@@ -9,7 +9,7 @@
 /// and the input is followed by as many frames of silence, so output frame n is the kernel's
 /// answer to input frame n. With a `tailLimit`, the kernel keeps running on silence after the
 /// input ends while its output (its tail: a reverb's decay, a delay's echoes) reaches −120 dBFS
-/// in some 1024-frame stretch, up to `tailLimit` frames; the output ends after the last frame at
+/// in some 1024-frame window, up to `tailLimit` frames; the output ends after the last frame at
 /// or above that level. Without one, the output has the input's length.
 ///
 /// Blocks are as long as the slice asked for (up to the block storage), or always
@@ -18,8 +18,8 @@
 open class BlockEffectNode: AudioNode {
     /// The level under which a tail counts as silent: −120 dBFS.
     public static let tailThreshold: Float = 1e-6
-    /// The stretch of tail that must be silent throughout for the tail to end.
-    public static let tailStretch = 1024
+    /// The window of tail that must be silent throughout for the tail to end.
+    public static let tailWindow = 1024
 
     /// The most frames of tail rendered after the input (and the latency) ends; nil when the
     /// node has no tail and its output ends with its input.
@@ -50,10 +50,10 @@ open class BlockEffectNode: AudioNode {
         var inputEnded = false
         var latency: Int64?
         /// The FIFO's first unread frame, its end of committed frames, and its end of frames
-        /// held back (a quiet tail stretch that is emitted only if sound follows).
+        /// held back (a quiet tail window that is emitted only if sound follows).
         var read = 0, committed = 0, written = 0
-        /// Whether the current tail stretch had a frame at or above the threshold.
-        var stretchLoud = false
+        /// Whether the current tail window had a frame at or above the threshold.
+        var windowLoud = false
         var finished = false
     }
 
@@ -87,7 +87,7 @@ open class BlockEffectNode: AudioNode {
 
     /// Whether the kernel holds sound that it gives out at or above `tailThreshold` only at its
     /// frame `position` (counted from its first) or later, such as an echo still in a delay line
-    /// longer than a tail stretch; a quiet stretch then does not end the tail but is kept, as the
+    /// longer than a tail window; a quiet window then does not end the tail but is kept, as the
     /// silence before that sound. By default none.
     open func holdsSound(from position: Int64) -> Bool { false }
 
@@ -96,14 +96,14 @@ open class BlockEffectNode: AudioNode {
     public final override func allocateRenderResources() throws {
         let input = try requiredStreamFormat(scope: .input, bus: 0)
         let output = try requiredStreamFormat(scope: .output, bus: 0)
-        blockCapacity = fixedBlockLength ?? max(maximumFramesPerSlice, Self.tailStretch)
+        blockCapacity = fixedBlockLength ?? max(maximumFramesPerSlice, Self.tailWindow)
         let inputStorage = AudioBufferStorage(channelCount: input.channelCount, capacity: blockCapacity)
         let outputStorage = AudioBufferStorage(channelCount: output.channelCount, capacity: blockCapacity)
         self.inputStorage = inputStorage
         self.outputStorage = outputStorage
         blockInput = inputStorage.list
         blockOutput = outputStorage.list
-        fifo = AudioBufferStorage(channelCount: output.channelCount, capacity: blockCapacity + 2 * Self.tailStretch)
+        fifo = AudioBufferStorage(channelCount: output.channelCount, capacity: blockCapacity + 2 * Self.tailWindow)
         pullView = .allocate(capacity: input.channelCount)
         stream = StreamPosition()
         try allocateBlocks(input: input, output: output)
@@ -201,13 +201,13 @@ open class BlockEffectNode: AudioNode {
     }
 
     /// Holds back one frame of tail, `intoTail` frames after the aligned input's end; a frame
-    /// at or above the threshold commits the frames before it. A silent stretch (with no sound
+    /// at or above the threshold commits the frames before it. A silent window (with no sound
     /// held in the kernel for later), or the limit, ends the stream.
     private func appendTail(_ frame: Int, at position: Int64, intoTail: Int64, limit: Int64) {
         guard let blockOutput, let fifo else { return }
-        let stretchStarts = intoTail % Int64(Self.tailStretch) == 0
-        if intoTail > 0, stretchStarts, !stream.stretchLoud, intoTail < limit {
-            // A quiet stretch ends the tail, unless sound is still to come: then it is kept.
+        let windowStarts = intoTail % Int64(Self.tailWindow) == 0
+        if intoTail > 0, windowStarts, !stream.windowLoud, intoTail < limit {
+            // A quiet window ends the tail, unless sound is still to come: then it is kept.
             guard holdsSound(from: position) else {
                 stream.finished = true
                 return
@@ -218,7 +218,7 @@ open class BlockEffectNode: AudioNode {
             stream.finished = true
             return
         }
-        if stretchStarts { stream.stretchLoud = false }
+        if windowStarts { stream.windowLoud = false }
         var loud = false
         for channel in 0..<fifo.list.channelCount {
             let sample = blockOutput[channel][frame]
@@ -228,7 +228,7 @@ open class BlockEffectNode: AudioNode {
         stream.written += 1
         if loud {
             stream.committed = stream.written
-            stream.stretchLoud = true
+            stream.windowLoud = true
         }
     }
 }

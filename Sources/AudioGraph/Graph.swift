@@ -172,11 +172,6 @@ public final class Graph {
         }
     }
 
-    /// Removes every scheduled change; parameters keep the values they have now.
-    public func removeScheduledParameterChanges() {
-        schedule.removeAll()
-    }
-
     // MARK: Lifecycle
 
     /// Validates the graph, propagates formats and initializes every node, in that order.

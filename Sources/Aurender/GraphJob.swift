@@ -11,23 +11,27 @@ import AudioFormats
 /// frame: the render splits slices there.
 public struct GraphJob {
     public var description: GraphDescription
+    /// Where the description's paths lead: relative to the graph file's folder, and confined to
+    /// it and the folders the user allows, since a graph file is data that may come from anyone.
+    public var paths: PathPolicy
     /// Where relative paths in the description are resolved (the graph file's folder).
-    public var folder: String
+    public var folder: String { paths.folder }
     /// Resampling, dither, clip policy, slice size and progress: what a graph does not state
     /// itself (its nodes set rates, channels and the output's format).
     public var options: RenderSettings
-    /// Finds the EQ presets the graph names (relative preset files are in `folder`).
+    /// Finds the EQ presets the graph names (preset files are judged by `paths`).
     public var presets: PresetLookup
     /// The graph's files, opened once and shared by the job's copies (its plan and its run).
     private let opened = OpenedInputs()
 
-    public init(description: GraphDescription, folder: String, options: RenderSettings = RenderSettings(),
-                presets: PresetLookup) {
+    /// A job whose paths are relative to `folder` and may lead only into it or into one of
+    /// `allowedFolders`; set `paths` to `.anywhere(relativeTo:)` for a description you trust.
+    public init(description: GraphDescription, folder: String, allowing allowedFolders: [String] = [],
+                options: RenderSettings = RenderSettings(), presets: PresetLookup) {
         self.description = description
-        self.folder = folder
+        paths = .confined(to: folder, allowing: allowedFolders)
         self.options = options
         self.presets = presets
-        self.presets.baseFolder = folder
     }
 
     /// The initialized graph, and what a plan of it lists.
@@ -116,7 +120,12 @@ public struct GraphJob {
     }
 
     private func resolve(_ path: String) -> String {
-        path.hasPrefix("/") || path == "-" ? path : folder + "/" + path
+        paths.located(path)
+    }
+
+    /// The preset `name` names, a preset file only where `paths` allows it.
+    private func findPreset(_ name: String) throws -> EQPreset {
+        try presets.preset(named: PresetLookup.namesAFile(name) ? paths.resolve(name, field: "preset") : name)
     }
 
     /// The graph's nodes with their kinds, checked for unique names and sound connections.
@@ -129,6 +138,12 @@ public struct GraphJob {
                 throw bad("node '\(node.name)': unknown kind '\(node.type)' (it is one of \(NodeCatalogue.kindNames.joined(separator: ", ")))")
             }
             do { checked.append((node, kind, try NodeCatalogue.check(node.fields, node: node.name, kind: kind).settings)) } catch { throw bad("\(error)") }
+        }
+        for entry in checked where entry.kind.role != .processor {
+            guard let path = entry.settings.text("path") else { continue }
+            do { _ = try paths.resolve(path, field: "path") } catch {
+                throw RenderError.pathRefused(subject: "graph", error.naming(entry.node.name, kind: entry.kind.name))
+            }
         }
         let roles = Dictionary(uniqueKeysWithValues: checked.map { ($0.node.name, $0.kind.role) })
         for (index, connection) in description.connections.enumerated() {
@@ -230,6 +245,8 @@ public struct GraphJob {
             throw bad("\(error)")
         } catch let error as PluginError {
             throw bad("\(error)")
+        } catch let refusal as PathRefusal {
+            throw RenderError.pathRefused(subject: "graph", refusal)
         }
         guard let outputNode else { throw bad("output '\(outputEntry.node.name)' is not a generic output") }
         let format = outputNode.streamFormat(scope: .output) ?? .canonical(sampleRate: rate, channelCount: 2)
@@ -283,11 +300,9 @@ public struct GraphJob {
             if let preset = event.preset { choices["preset", default: []].append(preset) }
             if let parameter = event.parameter, case .text(let text)? = event.value { choices[parameter, default: []].append(text) }
         }
-        let lookup = presets
-        let context = NodeContext(sampleRate: rate, connectedInputBuses: buses,
-                                  findPreset: { name in try lookup.preset(named: name) }, scheduledChoices: choices,
+        let context = NodeContext(sampleRate: rate, connectedInputBuses: buses, findPreset: findPreset, scheduledChoices: choices,
                                   resampler: try OutputRendering.resamplerEngine(named: options.resampler),
-                                  resamplerQuality: options.resamplerQuality, folder: folder)
+                                  resamplerQuality: options.resamplerQuality, paths: paths)
         return try NodeCatalogue.make(node.name, kind: kind, fields: node.fields, context: context)
     }
 
@@ -312,8 +327,7 @@ public struct GraphJob {
                 throw bad("event \(index + 1): '\(event.node)' has no parameter '\(name)' (it has \(known))")
             }
             let kind = self.description.nodes.first { $0.name == event.node }.flatMap { NodeCatalogue.kind(named: $0.type) }
-            let lookup = presets
-            let context = NodeContext(sampleRate: rate, findPreset: { name in try lookup.preset(named: name) })
+            let context = NodeContext(sampleRate: rate, findPreset: findPreset, paths: paths)
             let value: Float
             do { value = try NodeCatalogue.parameterValue(given, for: description, of: node, kind: kind, context: context) } catch {
                 throw bad("event \(index + 1): \(name): \(error)")

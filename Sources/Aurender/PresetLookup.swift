@@ -8,26 +8,26 @@ import AudioNodes
 public struct PresetLookup: Sendable {
     /// The folder of user presets, if any.
     public var userFolder: String?
-    /// Where relative preset file paths are resolved (a graph file's folder); nil: as given.
-    public var baseFolder: String?
 
     /// A lookup over the user folder the environment names.
-    public init(environment: [String: String], baseFolder: String? = nil) {
+    public init(environment: [String: String]) {
         userFolder = EQPresetLibrary.userFolder(environment: environment)
-        self.baseFolder = baseFolder
+    }
+
+    /// Whether `name` names a preset file (a `.json` file or a path) rather than a preset.
+    public static func namesAFile(_ name: String) -> Bool {
+        name.hasSuffix(".json") || name.contains("/")
     }
 
     /// Every preset a name can find: the user's, then the built-in ones.
     public func available() throws(PresetLookupError) -> [EQPreset] {
-        guard let userFolder else { return EQPresetLibrary.builtIn }
-        do { return try EQPresetLibrary.presets(inFolder: userFolder) + EQPresetLibrary.builtIn } catch { throw .malformed(error) }
+        do { return try (userFolder.map(EQPresetLibrary.presets(inFolder:)) ?? []) + EQPresetLibrary.builtIn } catch { throw .malformed(error) }
     }
 
     /// The preset a name or a `.json` path names.
     public func preset(named name: String) throws(PresetLookupError) -> EQPreset {
-        if name.hasSuffix(".json") || name.contains("/") {
-            let path = name.hasPrefix("/") ? name : baseFolder.map { $0 + "/" + name } ?? name
-            do { return try EQPresetLibrary.load(path: path) } catch { throw .malformed(error) }
+        if Self.namesAFile(name) {
+            do { return try EQPresetLibrary.load(path: name) } catch { throw .malformed(error) }
         }
         return try EQPreset.named(name, in: try available())
     }

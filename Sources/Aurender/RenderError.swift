@@ -1,6 +1,7 @@
 import AudioDSP
 import AudioGraph
 import AudioFormats
+import AudioNodes
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,6 +33,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case noPeak(path: String)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
+    /// A path in `subject` (a graph file) leads outside the folders it may use; nothing was read or written.
+    case pathRefused(subject: String, PathRefusal)
 
     public var description: String {
         switch self {
@@ -52,6 +55,7 @@ public enum RenderError: Error, CustomStringConvertible {
         case .silent(let path): "\(path): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
         case .noPeak(let path): "\(path): digital silence has no peak to normalize"
         case .graph(let error): "internal error: \(error)"
+        case .pathRefused(let subject, let refusal): "\(subject): \(refusal)"
         }
     }
 

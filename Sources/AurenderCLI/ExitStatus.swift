@@ -19,7 +19,7 @@ enum ExitStatus: Int32 {
     /// The status a render failure exits with.
     init(_ error: RenderError) {
         switch error {
-        case .usage, .sameFile, .unknownContainer: self = .usage
+        case .usage, .sameFile, .unknownContainer, .pathRefused: self = .usage
         case .input(let error): self.init(input: error)
         case .output(let error): self = error.kind == .unsupportedFormat ? .usage : (error.kind == .cannotOpen ? .cannotCreate : .ioError)
         case .cannotCreate: self = .cannotCreate

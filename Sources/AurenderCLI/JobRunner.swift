@@ -30,6 +30,8 @@ enum CommandHints {
             return "\(path): \(count.overs) samples would clip; not written (\(clipAdvice(count)))"
         case (.render, .truePeakOver), (.renderWithoutEQ, .truePeakOver), (.mix, .truePeakOver):
             return String(error.description.dropLast()) + "; or use --over-ceiling lower, or limit to reach it through a true-peak limiter)"
+        case (.graph, .pathRefused):
+            return "\(error.description); --allow-path DIR allows another folder"
         case (.graph, .unknownContainer(let path, _)):
             return "\(path): cannot tell the output container from the name; set the output node's 'container'"
         case (_, .unknownContainer(let path, let known)):

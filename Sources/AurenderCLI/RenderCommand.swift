@@ -62,6 +62,9 @@ struct RenderCommand: PositionalArgumentsValidating {
         """, valueName: "stages"))
     var chain: String?
 
+    @OptionGroup(title: "Graph files")
+    var graphFile: GraphFileOptions
+
     @Option(help: ArgumentHelp("Frames per rendered slice (1 to 1048576).", valueName: "frames"))
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
@@ -94,6 +97,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             }
         }
         try effects.validateEchoReference(batch: batch.outputFolder != nil, excerpt: editing.excerpt != nil)
+        try graphFile.validate(rendersAGraph: batch.outputFolder == nil && output == nil)
         if rendering.loudness.normalization != nil, batch.outputFolder == nil, output == nil {
             throw ValidationError("\(rendering.loudness.normalize != nil ? "--normalize" : "--normalize-peak") applies to renders of files, not to graph files")
         }
@@ -189,8 +193,8 @@ struct RenderCommand: PositionalArgumentsValidating {
         let job: GraphJob
         do {
             let folder = input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : "."
-            job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, options: settings,
-                           presets: PresetLookup(environment: ProcessInfo.processInfo.environment))
+            job = GraphJob(description: try GraphDescription.load(path: input), folder: folder, allowing: graphFile.allowedFolders,
+                           options: settings, presets: PresetLookup(environment: ProcessInfo.processInfo.environment))
         } catch {
             let (message, status) = CommandHints.graph.failure(error, subject: input)
             throw fail(message, status)

@@ -13,8 +13,8 @@ import CFFmpeg
 ///
 /// Listed after libsndfile, so PCM containers, FLAC, Ogg Vorbis/Opus and MP3 stay with it
 /// (FFmpeg 5.1's Vorbis and Opus decodes differ in length from the reference decoders); its
-/// Vorbis decoder is lent to libvorbisfile's tenant for long files' stretches only
-/// (`FFmpegStretchDecoders`), at libvorbisfile's lengths.
+/// Vorbis decoder is lent to libvorbisfile's tenant for long files' segments only
+/// (`FFmpegSegmentDecoders`), at libvorbisfile's lengths.
 ///
 /// The libraries are not linked: they are loaded on the first input that needs them, so runs
 /// that never do pay nothing for them, and a machine without them still reads everything else.

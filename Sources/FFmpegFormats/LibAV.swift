@@ -125,8 +125,8 @@ final class LibAVReader {
     private var frameLength = 0
     private var draining = false
     private var finished = false
-    /// Stretch decoding (`decodeStretch`): the last packet read before the stretch, the packet
-    /// the decoder needs before the stretch's first (its overlap); a Vorbis parser of its own,
+    /// Segment decoding (`decodeSegment`): the last packet read before the segment, the packet
+    /// the decoder needs before the segment's first (its overlap); a Vorbis parser of its own,
     /// given every packet in order, and the frame the next packet starts at by it, nil before
     /// the first.
     private var preroll: UnsafeMutablePointer<AVPacket>?
@@ -426,21 +426,21 @@ extension LibAVReader {
     }
 
     /// Decodes the `frames` frames from frame `start` (counted from `streamStart`) of a Vorbis
-    /// stream into `buffer`, interleaved: packets before the stretch are read but not decoded,
+    /// stream into `buffer`, interleaved: packets before the segment are read but not decoded,
     /// and the decoder, flushed, is given the last of them first (Vorbis's overlap), whose output
-    /// it drops, then the stretch's. Frames are placed by a Vorbis parser of the reader's own,
+    /// it drops, then the segment's. Frames are placed by a Vorbis parser of the reader's own,
     /// given every packet in order from the first, whose durations are exact: the demuxer's
     /// durations, from a parser it shares, are wrong on some packets (3 of 25,868 on a
     /// 10-minute `oggenc` file, 448 frames short at a long-to-short block change, the next
     /// packet's timestamp right again). The end's trim is the caller's (the decoder's own
-    /// trimming is off). Stretches must come in increasing order with a gap between them (the
-    /// packet before a stretch is read only once).
+    /// trimming is off). Segments must come in increasing order with a gap between them (the
+    /// packet before a segment is read only once).
     ///
     /// Returns the frames given; fewer than `frames` where the stream ends or cannot be read,
     /// and `metHole` where a packet the demuxer times with the parser's duration does not start
     /// where the parser puts it (a page lost), a packet does not decode, or decodes to another
     /// number of frames than its duration.
-    func decodeStretch(from start: Int64, frames: Int, into buffer: UnsafeMutablePointer<Float>) -> (frames: Int, metHole: Bool) {
+    func decodeSegment(from start: Int64, frames: Int, into buffer: UnsafeMutablePointer<Float>) -> (frames: Int, metHole: Bool) {
         guard let codecContext, let frame, let packet, let formatContext else { return (0, true) }
         if preroll == nil {
             preroll = api.av_packet_alloc()
@@ -480,7 +480,7 @@ extension LibAVReader {
             var decoded = 0
             while api.avcodec_receive_frame(codecContext, frame) >= 0 {
                 let count = Int(frame.pointee.nb_samples)
-                // The part of the packet's frames [first, first + duration) that is in the stretch.
+                // The part of the packet's frames [first, first + duration) that is in the segment.
                 let from = max(first + Int64(decoded), start), to = min(first + min(Int64(decoded + count), duration), end)
                 if from < to {
                     guard from - start == Int64(done) else { return (done, true) }

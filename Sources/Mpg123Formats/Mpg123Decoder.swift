@@ -12,11 +12,11 @@ import AudioGraph
 /// A Xing/Info frame's count is the decoder's own (it trims the encoder's delay and padding
 /// by it), so an input that decodes to fewer frames is cut only where its bytes say so: the
 /// stream size the frame states points past the end of the file. A long MPEG-1 layer III file
-/// decodes on two cores (`Mpg123Stretches`), to the same samples.
+/// decodes on two cores (`Mpg123Segments`), to the same samples.
 final class Mpg123Decoder: FloatFrameDecoder {
     private var stream: Mpg123Stream
     /// The two-core decode of `stream`, where the stream qualifies.
-    private var stretches: Mpg123Stretches?
+    private var segments: Mpg123Segments?
     private let source: InputBytes
     let path: String
     let container: AudioContainer
@@ -37,8 +37,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
         source = try InputBytes(input: input)
         let end = source.size.map { ID3v1Tag.start(in: input) ?? $0 }
         self.end = end
-        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Stretches.preframes, end: end)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: input.path, end: end)
+        stream = try Mpg123Stream(source: source, path: input.path, preframes: Mpg123Segments.preframes, end: end)
+        segments = Mpg123Segments.make(first: stream, source: source, path: input.path, end: end)
         path = input.path
         self.container = container
         encoding = [1: .mp1, 2: .mp2][stream.layer] ?? .mp3
@@ -54,8 +54,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
         int16 = Int16Reading(channelCount: stream.channelCount)
     }
 
-    /// Whether the stream decodes in stretches on two cores.
-    var decodesOnTwoCores: Bool { stretches != nil }
+    /// Whether the stream decodes in segments on two cores.
+    var decodesOnTwoCores: Bool { segments != nil }
 
     var decoderName: String { "mpg123" }
     var isSeekable: Bool { source.isSeekable }
@@ -65,8 +65,8 @@ final class Mpg123Decoder: FloatFrameDecoder {
     /// makes the file long enough for it.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let asked = stated.framesToRead(frames)
-        let got = if let stretches { try stretches.read(into: buffer, frames: asked) } else { try stream.read(into: buffer, frames: asked) }
-        if got < asked, stretches?.endedInsideFrame ?? stream.endedInsideFrame { stated.markCutShort() }
+        let got = if let segments { try segments.read(into: buffer, frames: asked) } else { try stream.read(into: buffer, frames: asked) }
+        if got < asked, segments?.endedInsideFrame ?? stream.endedInsideFrame { stated.markCutShort() }
         try stated.count(got, of: asked, path: stream.path)
         return got
     }
@@ -78,18 +78,18 @@ final class Mpg123Decoder: FloatFrameDecoder {
         guard source.isSeekable else {
             throw AudioFormatError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the stream")
         }
-        stretches?.stop()
-        stretches = nil
+        segments?.stop()
+        segments = nil
         stream.close()
         _ = source.seek(0, whence: SEEK_SET)
-        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Stretches.preframes, end: end)
-        stretches = Mpg123Stretches.make(first: stream, source: source, path: path, end: end)
+        stream = try Mpg123Stream(source: source, path: path, preframes: Mpg123Segments.preframes, end: end)
+        segments = Mpg123Segments.make(first: stream, source: source, path: path, end: end)
         stated.rewind()
     }
 
     func close() {
-        stretches?.stop()
-        stretches = nil
+        segments?.stop()
+        segments = nil
         stream.close()
     }
 }

@@ -9,23 +9,19 @@ import AudioGraph
 /// survey made at open (`OggOpusStream.survey`) has already found every page there, whole and in
 /// order, so the stream is never cut short.
 ///
-/// A file of CELT-only packets longer than one stretch is decoded in stretches on several
-/// threads (`ParallelStretches`), each by a libopus decoder started half a second before it
-/// (`OpusStretchDecoder`): the samples are then `opusdec`'s but for rounding-level differences
-/// after the stretches' starts, and the same for any number of threads. A file with SILK or
+/// A file of CELT-only packets longer than one segment is decoded in segments on several
+/// threads (`ParallelSegments`), each by a libopus decoder started half a second before it
+/// (`OpusSegmentDecoder`): the samples are then `opusdec`'s but for rounding-level differences
+/// after the segments' starts, and the same for any number of threads. A file with SILK or
 /// hybrid packets is decoded from the start by the one decoder: SILK's long-term (pitch)
 /// predictor carries a cold start's error much further on a steady tone (0.003 after half a
-/// second). A stretch that does not decode whole hands the reading back to the one decoder,
+/// second). A segment that does not decode whole hands the reading back to the one decoder,
 /// which goes on from the same frame, so errors and lengths are those of a reading from the
 /// start.
 final class OggOpusDecoder: FloatFrameDecoder {
-    private let stream: OggOpusStream
+    /// The one decoder, behind the segments where the file is decoded in them.
+    private let reading: SegmentedReading<OggOpusStream>
     private let source: InputBytes
-    private let input: AudioInput
-    private let survey: OggOpusStream.Survey
-    /// Threads decoding stretches.
-    private let workerCount: Int
-    private var parallel: ParallelStretches?
     let path: String
     let format: StreamFormat
     let length: AudioLength
@@ -34,33 +30,31 @@ final class OggOpusDecoder: FloatFrameDecoder {
     /// Reads as Int16, converted from Float32.
     var int16: Int16Reading
 
-    /// Frames per stretch: about 2.7 s, so the four stretches two workers hold in flight take
+    /// Frames per segment: about 2.7 s, so the four segments two workers hold in flight take
     /// 4 MB of stereo and the half-second pre-roll adds under a fifth to the decoding.
-    static let stretchFrames = ParallelStretches.defaultStretchFrames
+    static let segmentFrames = ParallelSegments.defaultSegmentFrames
 
     /// Opens `input`, which the sniffer found to be Ogg Opus, to be decoded by up to `workers`
-    /// threads (`ParallelStretches.defaultWorkerCount`: the processors, at most 4); declines
+    /// threads (`ParallelSegments.defaultWorkerCount`: the processors, at most 4); declines
     /// (`AudioFormatError.Kind.declined`) a pipe and any file that is not a plain stream, for
     /// libsndfile to read as before.
-    init(input: AudioInput, workers: Int = ParallelStretches.defaultWorkerCount) throws(AudioFormatError) {
+    init(input: AudioInput, workers: Int = ParallelSegments.defaultWorkerCount) throws(AudioFormatError) {
         source = try InputBytes(input: input)
         guard source.isSeekable, let survey = OggOpusStream.survey(source) else {
             throw AudioFormatError(path: input.path, kind: .declined, reason:
                 "libopus reads only whole, regular Ogg Opus files of one stream of one or two channels without a header gain")
         }
-        stream = try OggOpusStream(source: source, path: input.path, survey: survey)
-        self.input = input
-        self.survey = survey
-        workerCount = max(1, workers)
+        let stream = try OggOpusStream(source: source, path: input.path, survey: survey)
+        let workerCount = max(1, workers)
+        reading = SegmentedReading(stream: stream, channelCount: survey.channelCount) {
+            Self.makeParallel(input: input, survey: survey, workerCount: workerCount)
+        }
         path = input.path
         format = StreamFormat(sampleRate: 48_000, channelCount: survey.channelCount, sampleType: .float32, isInterleaved: true)
         length = .exact(survey.totalFrames)
         stated = StatedLength(length)
         int16 = Int16Reading(channelCount: survey.channelCount)
-        parallel = makeParallel()
     }
-
-    deinit { parallel?.stop() }
 
     var decoderName: String { "libopus" }
     var container: AudioContainer { .ogg }
@@ -69,58 +63,35 @@ final class OggOpusDecoder: FloatFrameDecoder {
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let asked = stated.framesToRead(frames)
-        var done = 0
-        if let parallel {
-            done = parallel.read(into: buffer, frames: asked)
-            if parallel.failed { try goOnAlone(from: parallel) }
-        }
-        if parallel == nil, done < asked {
-            done += try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
-        }
+        let done = try reading.read(into: buffer, frames: asked).frames
         try stated.count(done, of: asked, path: path)
         return done
     }
 
     func rewind() throws(AudioFormatError) {
-        parallel?.stop()
-        try stream.rewind()
+        try reading.rewind()
         stated.rewind()
-        parallel = makeParallel()
     }
 
-    func close() {
-        parallel?.stop()
-        parallel = nil
-        stream.close()
-    }
+    func close() { reading.close() }
 
-    /// The stretch workers for a CELT-only file longer than one stretch, whatever the number of
+    /// The segment workers for a CELT-only file longer than one segment, whatever the number of
     /// workers (so that the samples do not depend on it); nil (decoding here alone) otherwise,
     /// or where a worker's decoder cannot be opened.
-    private func makeParallel() -> ParallelStretches? {
-        guard survey.isCELTOnly, survey.totalFrames > Int64(Self.stretchFrames) else { return nil }
-        var workers: [any StretchDecoding] = []
+    private static func makeParallel(input: AudioInput, survey: OggOpusStream.Survey, workerCount: Int) -> ParallelSegments? {
+        guard survey.isCELTOnly, survey.totalFrames > Int64(segmentFrames) else { return nil }
+        var workers: [any SegmentDecoding] = []
         for _ in 0..<workerCount {
-            guard let worker = try? OpusStretchDecoder(input: input, survey: survey) else { return nil }
+            guard let worker = try? OpusSegmentDecoder(input: input, survey: survey) else { return nil }
             workers.append(worker)
         }
-        return ParallelStretches(totalFrames: survey.totalFrames, channelCount: format.channelCount, stretchFrames: Self.stretchFrames,
+        return ParallelSegments(totalFrames: survey.totalFrames, channelCount: survey.channelCount, segmentFrames: segmentFrames,
                                  workers: workers)
     }
+}
 
-    /// Stops the stretch workers, one of whose stretches did not decode whole, and brings the
-    /// one decoder, still at the start, to where they stopped, decoding as it would have.
-    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) {
-        parallel.stop()
-        self.parallel = nil
-        let channels = format.channelCount, scratchFrames = 4_096
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * channels)
-        defer { scratch.deallocate() }
-        var skipped: Int64 = 0
-        while skipped < parallel.position {
-            let got = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
-            if got == 0 { break }
-            skipped += Int64(got)
-        }
+extension OggOpusStream: SequentialFrameStream {
+    func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> (frames: Int, metHole: Bool) {
+        (try read(into: buffer, frames: frames), false)
     }
 }

@@ -2,7 +2,7 @@ import AudioFormats
 
 /// libopus (with libogg) as a tenant of the format registry: it decodes plain Ogg Opus files
 /// with the lengths of libsndfile and `opusdec` and their samples (within rounding where a long
-/// file is decoded in stretches on several cores), about twice as fast on one core, and declines
+/// file is decoded in segments on several cores), about twice as fast on one core, and declines
 /// every other Ogg Opus input (pipes, chained or multiplexed streams, surround mappings, a header
 /// gain, a file with a gap or cut short), which libsndfile after it reads as before. It writes
 /// nothing (libsndfile writes Opus).

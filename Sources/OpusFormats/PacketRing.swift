@@ -1,6 +1,6 @@
 /// The last packets read from a stream with where each starts, their bytes copied into one
-/// buffer allocated once: what a stretch decoder keeps to decode a pre-roll again when its
-/// next stretch follows the last directly.
+/// buffer allocated once: what a segment decoder keeps to decode a pre-roll again when its
+/// next segment follows the last directly.
 ///
 /// Memory stays flat: the oldest packets give way to new ones, by count and by bytes. 128 KB
 /// hold over 2 s of Opus at its highest bit rate (510 kb/s), and 1,024 packets 2.5 s of its

@@ -56,7 +56,7 @@ public struct ResamplerEngineKind: Sendable {
 }
 
 extension ResamplerEngineKind {
-    /// How a converter uses two threads with an engine: by stretches of time or by channels.
+    /// How a converter uses two threads with an engine: by spans of time or by channels.
     public enum Parallelism: Sendable {
         /// Blocks of input converted apart, each by an engine reset before it: for engines whose
         /// cost is per frame whatever the channel count, and whose reset is cheap.

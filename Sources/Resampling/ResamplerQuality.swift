@@ -1,7 +1,7 @@
 /// How carefully a sample rate is changed: aurender's own levels, which each engine maps to the
 /// nearest level it has.
 ///
-/// The band-limited levels are ranked (`bandLimited`, best first); an engine that lacks one
+/// The band-limited levels (`best`, `high`, `medium`, `fastest`) are ranked; an engine that lacks one
 /// gets the nearest it has, the better one on a tie. The interpolators (`zeroOrderHold`,
 /// `linear`) are no rank of quality but a different kind of conversion: an engine has them or
 /// refuses them.
@@ -18,9 +18,6 @@ public enum ResamplerQuality: String, CaseIterable, Sendable, CustomStringConver
     case zeroOrderHold = "zoh"
     /// Linear interpolation between input samples; aliases.
     case linear
-
-    /// The band-limited levels, best first: the scale on which "nearest" is measured.
-    public static let bandLimited: [ResamplerQuality] = [.best, .high, .medium, .fastest]
 
     /// The name used in options and plans: best, high, medium, fastest, zoh, linear.
     public var name: String { rawValue }

@@ -55,13 +55,6 @@ final class PlanarQueue {
         didAppend(frames)
     }
 
-    /// Appends `frames` frames of silence.
-    func appendSilence(_ frames: Int) {
-        compact()
-        for channel in 0..<channelCount { backs[channel].update(repeating: 0, count: frames) }
-        didAppend(frames)
-    }
-
     /// Forgets the first `frames` frames.
     func removeFirst(_ frames: Int) {
         precondition(frames <= count, "a voice stage took more frames than it held")

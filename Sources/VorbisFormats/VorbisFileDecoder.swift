@@ -14,21 +14,16 @@ import AudioGraph
 /// complete page does not end the stream (`OggStreamEnd`) was cut, and its length is then an
 /// estimate that the decode falls short of.
 ///
-/// A long, whole, regular file of one link whose count is exact is decoded in stretches on
-/// several threads (`ParallelStretches`): each worker with the decoder a `StretchDecoderSource`
+/// A long, whole, regular file of one link whose count is exact is decoded in segments on
+/// several threads (`ParallelSegments`): each worker with the decoder a `SegmentDecoderSource`
 /// lends (FFmpeg's, under half of libvorbis's work, within 1 LSB at 16 bits of it) where it
-/// takes the file, else with a libvorbisfile of its own, with the same frames. A stretch that
+/// takes the file, else with a libvorbisfile of its own, with the same frames. A segment that
 /// does not decode whole (a gap in the pages) hands the reading back to the one decoder, which
 /// goes on from the same frame, as everything else is read.
 final class VorbisFileDecoder: FloatFrameDecoder {
-    private let stream: VorbisFileStream
+    /// The one decoder, behind the segments where the file is decoded in them.
+    private let reading: SegmentedReading<VorbisFileStream>
     private let source: InputBytes
-    private let input: AudioInput
-    /// Threads decoding stretches, when the file is read that way (`workerCount` above 1).
-    private let workerCount: Int
-    /// The decoder the stretches are decoded with where it takes the file, else libvorbisfile.
-    private let stretchDecoders: (any StretchDecoderSource)?
-    private var parallel: ParallelStretches?
     let path: String
     let format: StreamFormat
     let length: AudioLength
@@ -38,32 +33,30 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     var int16: Int16Reading
 
     /// Opens `input`, which the sniffer found to be Ogg Vorbis, to be decoded by up to
-    /// `workers` threads (`ParallelStretches.defaultWorkerCount`: the processors, at most 4),
-    /// with the decoders `stretchDecoders` makes where it makes them.
-    init(input: AudioInput, workers: Int = ParallelStretches.defaultWorkerCount,
-         stretchDecoders: (any StretchDecoderSource)? = nil) throws(AudioFormatError) {
-        self.input = input
-        workerCount = workers
-        self.stretchDecoders = stretchDecoders
+    /// `workers` threads (`ParallelSegments.defaultWorkerCount`: the processors, at most 4),
+    /// with the decoders `segmentDecoders` makes where it makes them.
+    init(input: AudioInput, workers: Int = ParallelSegments.defaultWorkerCount,
+         segmentDecoders: (any SegmentDecoderSource)? = nil) throws(AudioFormatError) {
         source = try InputBytes(input: input)
         let isCut = Self.isCut(source)
         let countIsExact = Self.countIsExact(source)
-        stream = try VorbisFileStream(source: source, path: input.path)
+        let stream = try VorbisFileStream(source: source, path: input.path)
         path = input.path
         format = StreamFormat(sampleRate: Double(stream.sampleRate), channelCount: stream.channelCount, sampleType: .float32, isInterleaved: true)
-        length = stream.totalFrames.map { isCut || !countIsExact ? .estimated($0) : .exact($0) } ?? .unknown
+        let length: AudioLength = stream.totalFrames.map { isCut || !countIsExact ? .estimated($0) : .exact($0) } ?? .unknown
+        self.length = length
         stated = StatedLength(length, cutShort: isCut)
         int16 = Int16Reading(channelCount: stream.channelCount)
-        parallel = makeParallel()
+        reading = SegmentedReading(stream: stream, channelCount: stream.channelCount) {
+            Self.makeParallel(input: input, stream: stream, length: length, workerCount: workers, segmentDecoders: segmentDecoders)
+        }
     }
 
-    /// The stretch a lent decoder decodes: shorter than libvorbisfile's, whose seek costs more
-    /// (a lent decoder reads the packets before a stretch without decoding them and decodes one,
+    /// The segment a lent decoder decodes: shorter than libvorbisfile's, whose seek costs more
+    /// (a lent decoder reads the packets before a segment without decoding them and decodes one,
     /// about 3 % more work at this length), so the four slots of two workers hold 1 MB of
     /// stereo samples, not 4, and the process stays under FFmpeg's own peak memory.
-    static let lentStretchFrames = 1 << 15
-
-    deinit { parallel?.stop() }
+    static let lentSegmentFrames = 1 << 15
 
     var decoderName: String { "vorbisfile" }
     var container: AudioContainer { .ogg }
@@ -72,16 +65,7 @@ final class VorbisFileDecoder: FloatFrameDecoder {
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> Int {
         let asked = stated.framesToRead(frames)
-        var done = 0, metHole = false
-        if let parallel {
-            done = parallel.read(into: buffer, frames: asked)
-            if parallel.failed { metHole = try goOnAlone(from: parallel) }
-        }
-        if parallel == nil {
-            let (got, hole) = try stream.read(into: buffer + done * format.channelCount, frames: asked - done)
-            done += got
-            metHole = metHole || hole
-        }
+        let (done, metHole) = try reading.read(into: buffer, frames: asked)
         // Marked before counting, which then judges the end as a cut's.
         if metHole { stated.markCutShort() }
         try stated.count(done, of: asked, path: path)
@@ -89,61 +73,37 @@ final class VorbisFileDecoder: FloatFrameDecoder {
     }
 
     func rewind() throws(AudioFormatError) {
-        parallel?.stop()
-        try stream.rewind()
+        try reading.rewind()
         stated.rewind()
-        parallel = makeParallel()
     }
 
-    func close() {
-        parallel?.stop()
-        parallel = nil
-        stream.close()
-    }
+    func close() { reading.close() }
 
-    /// The stretch workers for a whole, regular file of one link, longer than a stretch, whose
+    /// The segment workers for a whole, regular file of one link, longer than a segment, whose
     /// granule count is the length it decodes: the lent decoders where every worker has one,
     /// else libvorbisfile's; nil (decoding here alone) otherwise, or where a worker's decoder
     /// cannot be opened.
-    private func makeParallel() -> ParallelStretches? {
-        guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelStretches.defaultStretchFrames),
+    private static func makeParallel(input: AudioInput, stream: VorbisFileStream, length: AudioLength, workerCount: Int,
+                                     segmentDecoders: (any SegmentDecoderSource)?) -> ParallelSegments? {
+        guard workerCount > 1, case .exact(let total) = length, total > Int64(ParallelSegments.defaultSegmentFrames),
               stream.linkCount == 1 else { return nil }
-        var workers: [any StretchDecoding] = []
-        if let stretchDecoders {
+        var workers: [any SegmentDecoding] = []
+        if let segmentDecoders {
             for _ in 0..<workerCount {
-                guard let worker = stretchDecoders.makeStretchDecoder(for: input, encoding: .vorbis, sampleRate: stream.sampleRate,
+                guard let worker = segmentDecoders.makeSegmentDecoder(for: input, encoding: .vorbis, sampleRate: stream.sampleRate,
                                                                       channelCount: stream.channelCount, totalFrames: total) else { break }
                 workers.append(worker)
             }
         }
         if workers.count == workerCount {
-            return ParallelStretches(totalFrames: total, channelCount: format.channelCount, stretchFrames: Self.lentStretchFrames, workers: workers)
+            return ParallelSegments(totalFrames: total, channelCount: stream.channelCount, segmentFrames: lentSegmentFrames, workers: workers)
         }
         workers = []
         for _ in 0..<workerCount {
-            guard let worker = try? VorbisStretchDecoder(input: input) else { return nil }
+            guard let worker = try? VorbisSegmentDecoder(input: input) else { return nil }
             workers.append(worker)
         }
-        return ParallelStretches(totalFrames: total, channelCount: format.channelCount, workers: workers)
-    }
-
-    /// Stops the stretch workers, one of whose stretches did not decode whole, and brings the
-    /// one decoder to where they stopped, decoding from the start as it would have; whether it
-    /// met a hole on the way.
-    private func goOnAlone(from parallel: ParallelStretches) throws(AudioFormatError) -> Bool {
-        parallel.stop()
-        self.parallel = nil
-        let channels = format.channelCount, scratchFrames = 4_096
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * channels)
-        defer { scratch.deallocate() }
-        var skipped: Int64 = 0, metHole = false
-        while skipped < parallel.position {
-            let (got, hole) = try stream.read(into: scratch, frames: Int(min(Int64(scratchFrames), parallel.position - skipped)))
-            metHole = metHole || hole
-            if got == 0 { break }
-            skipped += Int64(got)
-        }
-        return metHole
+        return ParallelSegments(totalFrames: total, channelCount: stream.channelCount, workers: workers)
     }
 
     /// Whether libvorbisfile's granule count is the length it decodes: the stream's audio starts
@@ -167,5 +127,11 @@ final class VorbisFileDecoder: FloatFrameDecoder {
             ? tail.withUnsafeMutableBytes { source.read($0.baseAddress!, count: count) } : 0
         _ = source.seek(0, whence: SEEK_SET)
         return !OggStreamEnd.endsWhole(tail: tail[..<read])
+    }
+}
+
+extension VorbisFileStream: SequentialFrameStream {
+    func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFormatError) -> (frames: Int, metHole: Bool) {
+        try read(into: buffer, frames: frames)
     }
 }

@@ -2,21 +2,21 @@ import AudioFormats
 
 /// libvorbisfile as a tenant of the format registry: it decodes Ogg Vorbis to the lengths of its
 /// reference decoder `oggdec` (built on it), and to its samples but where a lent decoder
-/// decodes a long file's stretches (FFmpeg's, within 1 LSB at 16 bits). It writes nothing
+/// decodes a long file's segments (FFmpeg's, within 1 LSB at 16 bits). It writes nothing
 /// (libsndfile writes Vorbis).
 ///
 /// It takes Ogg Vorbis over from libsndfile, whose own reading of the granule positions gave
 /// other lengths on files other encoders made (LMMS's samples: 1,024 frames more than `oggdec`,
 /// at the start).
 public struct VorbisFileFormats: AudioDecoderKind {
-    /// The decoder a long file's stretches are decoded with where it takes the file.
-    let stretchDecoders: (any StretchDecoderSource)?
+    /// The decoder a long file's segments are decoded with where it takes the file.
+    let segmentDecoders: (any SegmentDecoderSource)?
 
-    /// libvorbisfile's kind, as the registry lists it; long files decode in stretches with
-    /// `stretchDecoders` where it takes them (FFmpeg's decoder in the standard registry), else
+    /// libvorbisfile's kind, as the registry lists it; long files decode in segments with
+    /// `segmentDecoders` where it takes them (FFmpeg's decoder in the standard registry), else
     /// with libvorbisfile.
-    public init(stretchDecoders: (any StretchDecoderSource)? = nil) {
-        self.stretchDecoders = stretchDecoders
+    public init(segmentDecoders: (any SegmentDecoderSource)? = nil) {
+        self.segmentDecoders = segmentDecoders
     }
 
     /// `vorbisfile`.
@@ -40,6 +40,6 @@ public struct VorbisFileFormats: AudioDecoderKind {
         guard case .container(let container, let encoding) = FormatSniffer.sniff(input.head), claims(container, encoding: encoding) else {
             throw AudioFormatError(path: input.path, kind: .invalidFile, reason: "not Ogg Vorbis, which is all libvorbisfile decodes")
         }
-        return try VorbisFileDecoder(input: input, stretchDecoders: stretchDecoders)
+        return try VorbisFileDecoder(input: input, segmentDecoders: segmentDecoders)
     }
 }

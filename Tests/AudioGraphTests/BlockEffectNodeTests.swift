@@ -102,7 +102,7 @@ struct BlockEffectNodeTests {
             return echo
         }
         let lastLoud = expected.map { $0.lastIndex { abs($0) >= BlockEffectNode.tailThreshold }! }.max()!
-        #expect(lastLoud > length + BlockEffectNode.tailStretch)
+        #expect(lastLoud > length + BlockEffectNode.tailWindow)
         #expect(rendered[0].count == lastLoud + 1)
         #expect(rendered.indices.allSatisfy { rendered[$0] == Array(expected[$0].prefix(rendered[$0].count)) })
     }

@@ -178,7 +178,7 @@ import Testing
         let folder = try TemporaryFolder()
         try WaveFile.write(Self.floatWave([[1, 0.5]], rate: 8000), to: folder.file("ir.wav"))
         var context = NodeContext(sampleRate: Self.rate, findPreset: { name in throw ImpulseResponseError(path: name, problem: "is no preset") })
-        context.folder = folder.path
+        context.paths = .anywhere(relativeTo: folder.path)
         let made = try NodeCatalogue.make("room", kind: ConvolutionNode.kind, fields: ["impulse": .text("ir.wav"), "wet": .number(40), "gain": .text("-3dB")],
                                           context: context)
         let node = try #require(made as? ConvolutionNode)

@@ -49,7 +49,7 @@ import Testing
         // Echo n has gain 0.5^(n-1): the last at or above 1e-6 is echo 20 (0.5^19 = 1.9e-6; 0.5^20 = 9.5e-7).
         #expect(output.count == 20 * step + 1)
         #expect(output.last == Float(pow(0.5, 19.0)))
-        // Echoes further apart than a tail stretch (1024 frames) are kept too: the line still holds them.
+        // Echoes further apart than a tail window (1024 frames) are kept too: the line still holds them.
         let sparse = try NodeHarness(node: DelayNode(sampleRate: rate, settings: FeedbackDelay.Settings(time: 0.1, feedback: 0.5, wet: 1), tailLimit: 441_000),
                                      channels: [Self.impulse(frames: 1000)], sampleRate: rate).render(sliceSize: 4096)[0]
         #expect(sparse.count == 20 * 4410 + 1)

@@ -137,7 +137,7 @@ import Testing
     }
 }
 
-/// The level of one frequency in a stretch of samples.
+/// The level of one frequency in a span of samples.
 enum EffectsLevel {
     /// The level in dB of `frequency` in `samples` (a Goertzel), relative to full scale.
     static func level(of frequency: Double, in samples: ArraySlice<Float>, rate: Double) -> Double {

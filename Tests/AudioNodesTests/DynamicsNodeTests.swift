@@ -19,11 +19,11 @@ enum HardSignals {
         (0..<frames).map { Float(peak * max(-1, min(1, drive * sin(2 * .pi * frequency * Double($0) / sampleRate)))) }
     }
 
-    /// Noise in bursts: loud half-second stretches between quiet ones.
+    /// Noise in bursts: loud half-second spans between quiet ones.
     static func bursts(frames: Int, sampleRate: Double, loud: Float, quiet: Float, seed: UInt64) -> [Float] {
         let noise = Signal.noise(frames: frames, amplitude: 1, seed: seed)
-        let stretch = Int(sampleRate / 2)
-        return noise.enumerated().map { index, sample in sample * ((index / stretch) % 2 == 0 ? loud : quiet) }
+        let span = Int(sampleRate / 2)
+        return noise.enumerated().map { index, sample in sample * ((index / span) % 2 == 0 ? loud : quiet) }
     }
 }
 
@@ -193,10 +193,10 @@ func rmsLevel(_ samples: ArraySlice<Float>) -> Double {
         let signal = HardSignals.bursts(frames: 88200, sampleRate: 44100, loud: 0.5, quiet: 0.001, seed: 3)
         let node = try GateNode(settings: NoiseGate.Settings(threshold: -30, attack: 0.001, hold: 0.02, release: 0.05, range: -60))
         let output = try NodeHarness(node: node, channels: [signal]).render()[0]
-        let quietStretch = 22050 + 8000..<44100
-        #expect(abs(rmsLevel(output[quietStretch]) - rmsLevel(signal[quietStretch]) + 60) < 0.01)
-        let loudStretch = 44100 + 1000..<66150 - 100
-        let untouched = output[loudStretch] == signal[loudStretch]
+        let quietSpan = 22050 + 8000..<44100
+        #expect(abs(rmsLevel(output[quietSpan]) - rmsLevel(signal[quietSpan]) + 60) < 0.01)
+        let loudSpan = 44100 + 1000..<66150 - 100
+        let untouched = output[loudSpan] == signal[loudSpan]
         #expect(untouched)
     }
 

@@ -9,11 +9,22 @@ import Testing
         let folder = packageRoot + "/presets"
         let fromFiles = try EQPresetLibrary.presets(inFolder: folder)
         #expect(!fromFiles.isEmpty)
-        #expect(EQPresetLibrary.builtIn == fromFiles, "the build embeds presets/; rebuild if this fails")
+        #expect(try EQPresetLibrary.builtIn == fromFiles, "the build embeds presets/; rebuild if this fails")
+    }
+
+    /// A table that does not parse is an error wherever the built-in presets are asked for, not
+    /// a library with that table's presets missing.
+    @Test func aBrokenEmbeddedTableIsAnErrorNotFewerPresets() throws {
+        let good = (file: "presets/good.tsv", text: "# two bands\nname\t100\t1000\nOne\t1\t2\n")
+        let broken = (file: "presets/broken.tsv", text: "name\t100\t1000\nTwo\t1\n")
+        #expect(try EQPresetLibrary.builtIn(from: [good, good]).map(\.name) == ["One", "One"])
+        #expect(throws: PresetError(source: "presets/broken.tsv", field: "line 2", problem: "expected a name and 2 gains in dB, tab-separated")) {
+            try EQPresetLibrary.builtIn(from: [good, broken])
+        }
     }
 
     @Test func theTwentyTwoIPodPresets() throws {
-        let presets = EQPresetLibrary.builtIn
+        let presets = try EQPresetLibrary.builtIn
         #expect(presets.count == 22)
         #expect(presets.map(\.name).contains("Hip-Hop"))
         let bass = try #require(EQPresetLibrary.find("Bass Booster", in: presets))
@@ -26,12 +37,12 @@ import Testing
 
     @Test(arguments: ["Bass Booster", "bass booster", "BassBooster", "bass-booster", "BASS_BOOSTER", " bass booster "])
     func namesMatchLoosely(_ name: String) throws {
-        #expect(EQPresetLibrary.find(name, in: EQPresetLibrary.builtIn)?.name == "Bass Booster")
+        #expect(try EQPresetLibrary.find(name, in: EQPresetLibrary.builtIn)?.name == "Bass Booster")
     }
 
     /// Apple's stored values to 1/100 dB, not the 0.5 dB roundings that circulate.
     @Test func presetsAreApplesStoredValues() throws {
-        let presets = EQPresetLibrary.builtIn
+        let presets = try EQPresetLibrary.builtIn
         #expect(try #require(EQPresetLibrary.find("R&B", in: presets)).gains == [2.62, 6.92, 5.65, 1.33, -2.19, -1.5, 2.32, 2.65, 3, 3.75])
         #expect(try #require(EQPresetLibrary.find("Spoken Word", in: presets)).gains == [-3.46, -0.47, 0, 0.69, 3.46, 4.61, 4.84, 4.28, 2.54, 0])
         #expect(try #require(EQPresetLibrary.find("Rock", in: presets)).gains == [5, 4, 3, 1.5, -0.5, -1, 0.5, 2.5, 3.5, 4.5])
@@ -42,7 +53,7 @@ import Testing
     func theMusicAppsNewerNamesAreAliases(alias: String, name: String) throws {
         let preset = try #require(EQPresetLibrary.find(alias, in: EQPresetLibrary.builtIn))
         #expect(preset.name == name)
-        #expect(EQPresetLibrary.builtIn.filter { !$0.aliases.isEmpty }.count == 5)
+        #expect(try EQPresetLibrary.builtIn.filter { !$0.aliases.isEmpty }.count == 5)
     }
 
     @Test func tablesMayCarryAliases() throws {
@@ -57,18 +68,18 @@ import Testing
         }
     }
 
-    @Test func punctuationInNamesIsIgnored() {
-        #expect(EQPresetLibrary.find("rnb", in: EQPresetLibrary.builtIn) == nil)
-        #expect(EQPresetLibrary.find("r&b", in: EQPresetLibrary.builtIn)?.name == "R&B")
-        #expect(EQPresetLibrary.find("RB", in: EQPresetLibrary.builtIn)?.name == "R&B")
-        #expect(EQPresetLibrary.find("hip hop", in: EQPresetLibrary.builtIn)?.name == "Hip-Hop")
-        #expect(EQPresetLibrary.find("nope", in: EQPresetLibrary.builtIn) == nil)
+    @Test func punctuationInNamesIsIgnored() throws {
+        #expect(try EQPresetLibrary.find("rnb", in: EQPresetLibrary.builtIn) == nil)
+        #expect(try EQPresetLibrary.find("r&b", in: EQPresetLibrary.builtIn)?.name == "R&B")
+        #expect(try EQPresetLibrary.find("RB", in: EQPresetLibrary.builtIn)?.name == "R&B")
+        #expect(try EQPresetLibrary.find("hip hop", in: EQPresetLibrary.builtIn)?.name == "Hip-Hop")
+        #expect(try EQPresetLibrary.find("nope", in: EQPresetLibrary.builtIn) == nil)
     }
 
-    @Test func nearestNamesHelpWithTypos() {
-        #expect(EQPresetLibrary.nearestNames(to: "bas boster", in: EQPresetLibrary.builtIn).first == "Bass Booster")
-        #expect(EQPresetLibrary.nearestNames(to: "treble", in: EQPresetLibrary.builtIn).prefix(2) == ["Treble Booster", "Treble Reducer"])
-        #expect(EQPresetLibrary.nearestNames(to: "rokc", in: EQPresetLibrary.builtIn).first == "Rock")
+    @Test func nearestNamesHelpWithTypos() throws {
+        #expect(try EQPresetLibrary.nearestNames(to: "bas boster", in: EQPresetLibrary.builtIn).first == "Bass Booster")
+        #expect(try EQPresetLibrary.nearestNames(to: "treble", in: EQPresetLibrary.builtIn).prefix(2) == ["Treble Booster", "Treble Reducer"])
+        #expect(try EQPresetLibrary.nearestNames(to: "rokc", in: EQPresetLibrary.builtIn).first == "Rock")
     }
 
     func parse(_ json: String) throws(PresetError) -> EQPreset {

@@ -16,7 +16,7 @@ final class ResettableMix {
 
     init(frames: Int = 20000) throws {
         signals = [Signal.noise(frames: frames, seed: 3), Signal.sine(frequency: 220, sampleRate: 8000, frames: frames / 2)]
-        let presets = EQPresetLibrary.builtIn
+        let presets = try EQPresetLibrary.builtIn
         eq = try GraphicEQNode(presets: [try #require(EQPresetLibrary.find("Bass Booster", in: presets)),
                                          try #require(EQPresetLibrary.find("Treble Booster", in: presets))])
         mixer = try MixerNode(inputBusCount: 2, output: .canonical(sampleRate: 8000, channelCount: 2))

@@ -19,7 +19,7 @@ func magnitude(of response: [Float], at frequency: Double, sampleRate: Double) -
 }
 
 @Suite struct GraphicEQNodeTests {
-    static let presets = EQPresetLibrary.builtIn
+    static let presets = try! EQPresetLibrary.builtIn
 
     /// Every preset, both rates, both modes: the measured response of the rendered impulse
     /// matches the analytic cascade within 0.01 dB, and in accurate mode the nominal gains

@@ -5,7 +5,7 @@ import Testing
 @Suite struct NodeCatalogueTests {
     let context = NodeContext(sampleRate: 44100, connectedInputBuses: 2,
                               findPreset: { name in
-                                  guard let preset = EQPresetLibrary.find(name, in: EQPresetLibrary.builtIn) else { throw PresetError(source: name, field: nil, problem: "unknown") }
+                                  guard let preset = try EQPresetLibrary.find(name, in: EQPresetLibrary.builtIn) else { throw PresetError(source: name, field: nil, problem: "unknown") }
                                   return preset
                               })
 
@@ -81,7 +81,7 @@ import Testing
         let eq = try GraphicEQNode(presets: [EQPresetLibrary.builtIn[0], EQPresetLibrary.builtIn[1]])
         #expect(throws: GraphError.parameterNotWhole(node: "eq", name: "preset", value: 0.5)) { try eq.setParameter(GraphicEQNode.Parameter.preset, 0.5) }
         #expect(throws: GraphError.noParameterNamed(node: "eq", name: "gain", known: ["preset", "preamp"])) { try eq.setParameter(named: "gain", 1) }
-        let names = EQPresetLibrary.builtIn.prefix(2).map(\.name)
+        let names = try EQPresetLibrary.builtIn.prefix(2).map(\.name)
         #expect(throws: GraphError.noSuchChoice(node: "eq", parameter: "preset", choice: "Jazzz", known: names)) {
             try eq.setParameter(named: "preset", choice: "Jazzz")
         }

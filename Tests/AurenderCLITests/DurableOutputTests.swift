@@ -106,7 +106,7 @@ import Testing
             let graph = #"{"nodes": [{"name": "in", "type": "file", "path": "\#(fixture("music.wav"))"}, "#
                 + #"{"name": "out", "type": "output", "path": "\#(name)-graph.wav"}], "connections": [{"from": "in", "to": "out"}]}"#
             try Data(graph.utf8).write(to: URL(fileURLWithPath: folder.file("\(name).json")))
-            let graphRun = try aurender([folder.file("\(name).json")] + flags)
+            let graphRun = try aurender([folder.file("\(name).json"), "--allow-path", packageRoot + "/fixtures"] + flags)
             #expect(graphRun.status == 0, "\(graphRun.standardError)")
         }
         for output in ["render.flac", "mix.wav", "batch/music.aif", "batch/speech.aif", "graph.wav"] {
@@ -130,7 +130,7 @@ import Testing
         let graph = #"{"nodes": [{"name": "in", "type": "file", "path": "\#(fixture("music.wav"))"}, "#
             + #"{"name": "out", "type": "output", "path": "-", "container": "au"}], "connections": [{"from": "in", "to": "out"}]}"#
         try Data(graph.utf8).write(to: URL(fileURLWithPath: folder.file("g.json")))
-        let graphRun = try aurender([folder.file("g.json"), "--fsync"])
+        let graphRun = try aurender([folder.file("g.json"), "--allow-path", packageRoot + "/fixtures", "--fsync"])
         #expect(graphRun.status == 64)
         #expect(graphRun.standardError == "aurender: -: only a regular file can be synchronized to storage, not standard output\n")
         #expect(graphRun.standardOutput.isEmpty)

@@ -69,7 +69,7 @@ import Testing
         #expect(file["frames"] as? Int == 88200)
         #expect(try #require(loudness["truePeakDBTP"] as? Double) <= -1)
         let output = try samples(of: folder.file("out.wav")).samples
-        #expect(abs(output[43000] - loud[43000]) < 0.0001, "a quiet stretch long after the peaks is untouched, in its place")
+        #expect(abs(output[43000] - loud[43000]) < 0.0001, "a quiet span long after the peaks is untouched, in its place")
     }
 
     @Test func normalizingThroughTheLimiterReachesTheTargetUnderTheCeiling() throws {

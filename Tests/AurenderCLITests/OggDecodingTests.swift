@@ -4,10 +4,10 @@ import Testing
 
 /// The fast Ogg decoding paths against the reference decoders (`oggdec`, `opusdec`; `oggenc` and
 /// `opusenc` make the inputs; `make deps` installs vorbis-tools and opus-tools): Vorbis decoded in
-/// stretches on several threads (by FFmpeg's decoder, where the build has it) stays within one
+/// segments on several threads (by FFmpeg's decoder, where the build has it) stays within one
 /// step at 16 bits of `oggdec`, at its length, Opus decoded by libopus's one-stream decoder
 /// equals `opusdec` and libsndfile at the same lengths (exactly, or within rounding where a
-/// long file is decoded in stretches), and what that decoder declines (a pipe, a chained
+/// long file is decoded in segments), and what that decoder declines (a pipe, a chained
 /// stream) is read by libsndfile as before.
 @Suite struct OggDecodingTests {
     /// `frames` frames of noise and a tone, `channels` channels at `rate`, as a float WAV.
@@ -39,8 +39,8 @@ import Testing
         #expect(zip(ours, reference).allSatisfy { abs($0 - $1) * 32_768 <= 1 }, "within one step of 16 bits")
     }
 
-    /// A short file equals `opusdec` and libsndfile exactly; a long one, decoded in stretches on
-    /// every core, equals them in its first stretch and within rounding after (RFC 6716's
+    /// A short file equals `opusdec` and libsndfile exactly; a long one, decoded in segments on
+    /// every core, equals them in its first segment and within rounding after (RFC 6716's
     /// `opus_compare` criterion at its top), at the same length.
     @Test(arguments: [(frames: 480_000, channels: 2), (frames: 100_003, channels: 1)])
     func opusDecodesThroughLibopusAsOpusdecAndLibsndfileDo(frames: Int, channels: Int) throws {
@@ -55,12 +55,12 @@ import Testing
         let reference = try samples(of: folder.file("reference.wav")).samples
         #expect(ours.count == frames * channels)
         #expect(reference == (try samples(of: folder.file("sndfile.wav")).samples))
-        let stretch = 131_072  // ParallelStretches.defaultStretchFrames, the Opus decoder's stretch
-        guard frames > stretch else {
+        let segment = 131_072  // ParallelSegments.defaultSegmentFrames, the Opus decoder's segment
+        guard frames > segment else {
             #expect(ours == reference)
             return
         }
-        #expect(ours.prefix(stretch * channels) == reference.prefix(stretch * channels))
+        #expect(ours.prefix(segment * channels) == reference.prefix(segment * channels))
         #expect(zip(ours, reference).allSatisfy { abs($0 - $1) < 1e-5 })
         #expect(try #require(OpusCompare.quality(reference: reference, decoded: ours, channelCount: channels)) >= 99.9)
     }
@@ -101,7 +101,7 @@ import Testing
 
     /// A Vorbis page in the middle whose checksum fails is a gap: the render fails naming both
     /// counts (exit 65, nothing written) and `--salvage` writes what decodes. (The build before
-    /// the stretches aborted here, on an exclusive-access conflict in marking the gap.)
+    /// the segments aborted here, on an exclusive-access conflict in marking the gap.)
     @Test func aVorbisFileWithADamagedPageFailsNamingItsCounts() throws {
         let folder = try TemporaryFolder()
         try Self.writeSource(frames: 400_000, channels: 2, rate: 44_100, to: folder.file("source.wav"))

@@ -1,7 +1,7 @@
 import Testing
 @testable import OpusFormats
 
-/// The stretch decoder's ring of recent packets: it gives back what it keeps, bytes and places,
+/// The segment decoder's ring of recent packets: it gives back what it keeps, bytes and places,
 /// finds the packet holding a sample, and lets the oldest go by count and by bytes.
 @Suite struct PacketRingTests {
     /// Appends a packet of `size` bytes, each `fill`, starting at `start`, `frames` long.

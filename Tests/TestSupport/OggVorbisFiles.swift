@@ -1,7 +1,7 @@
 import Foundation
 
 /// Ogg Vorbis files made by `oggenc` (vorbis-tools, installed by `make deps`) from noise and a
-/// tone, for the tests of the decoders that read them in stretches.
+/// tone, for the tests of the decoders that read them in segments.
 public enum OggVorbisFiles {
     /// `frames` frames of noise and a tone in `channels` channels at `rate`, encoded by oggenc at
     /// `quality` into `folder`, its stream numbered `serial` (oggenc otherwise draws one at random,

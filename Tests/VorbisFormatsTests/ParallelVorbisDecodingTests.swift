@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import VorbisFormats
 
-/// Long Ogg Vorbis files decoded in stretches on several threads (`ParallelStretches`) give the
-/// frames of the one decoder reading from the start, whatever the number of workers; a stretch
+/// Long Ogg Vorbis files decoded in segments on several threads (`ParallelSegments`) give the
+/// frames of the one decoder reading from the start, whatever the number of workers; a segment
 /// that does not decode whole hands the reading back to the one decoder. The files are made by
 /// `oggenc` (vorbis-tools, installed by `make deps`).
 @Suite struct ParallelVorbisDecodingTests {
@@ -33,13 +33,13 @@ import TestSupport
 
     @Test(arguments: [(frames: 400_001, channels: 2, rate: 44_100), (frames: 300_007, channels: 1, rate: 22_050),
                       (frames: 262_145, channels: 2, rate: 48_000)])
-    func stretchesGiveTheOneDecodersFrames(frames: Int, channels: Int, rate: Int) throws {
+    func segmentsGiveTheOneDecodersFrames(frames: Int, channels: Int, rate: Int) throws {
         let folder = try TemporaryFolder()
         let ogg = try Self.encode(frames: frames, channels: channels, rate: rate, in: folder)
         let alone = try Self.decode(ogg, workers: 1)
         #expect(alone.failure == nil)
         #expect(alone.samples.count == frames * channels)
-        #expect(frames > 2 * ParallelStretches.defaultStretchFrames, "the file spans several stretches")
+        #expect(frames > 2 * ParallelSegments.defaultSegmentFrames, "the file spans several segments")
         for workers in [2, 3, 4] {
             let parallel = try Self.decode(ogg, workers: workers, block: 4_099)
             #expect(parallel.failure == nil)
@@ -47,7 +47,7 @@ import TestSupport
         }
     }
 
-    /// A page in the middle whose checksum fails is a gap: the stretch over it does not decode
+    /// A page in the middle whose checksum fails is a gap: the segment over it does not decode
     /// whole, and the one decoder goes on from there, so the frames and the error at the end
     /// are those of reading alone.
     @Test func aDamagedPageHandsTheReadingBackToTheOneDecoder() throws {

@@ -65,7 +65,8 @@ public enum NodeCatalogue {
         guard let make = kind.make else {
             throw NodeSettingError(node: node, kind: kind.name, field: "type", problem: "a \(kind.name) is opened by the job, not made")
         }
-        let made = try make(node, settings, context)
+        let made: AudioNode
+        do { made = try make(node, settings, context) } catch let refusal as PathRefusal { throw refusal.naming(node, kind: kind.name) }
         for (name, value) in parameters {
             do {
                 try made.setParameter(named: name, try parameterValue(value, for: made.parameterDescription(named: name), of: made,

@@ -66,15 +66,15 @@ public struct NodeContext {
     public var resampler: ResamplerEngineKind
     /// The quality a converter asks of its engine unless its settings name one.
     public var resamplerQuality: ResamplerQuality
-    /// The folder relative paths in a node's settings are resolved against (a graph file's); empty
-    /// leaves them as given, for paths typed on the command line.
-    public var folder: String
+    /// Where the paths in a node's settings lead: relative to a graph file's folder and confined
+    /// to it for a graph file; relative to the working directory and anywhere otherwise.
+    public var paths: PathPolicy
 
     public init(sampleRate: Double, connectedInputBuses: Int = 0, findPreset: @escaping (String) throws -> EQPreset,
                 scheduledChoices: [String: [String]] = [:], resampler: ResamplerEngineKind = ResamplerRegistry.defaultEngine,
-                resamplerQuality: ResamplerQuality = .best, folder: String = ".") {
+                resamplerQuality: ResamplerQuality = .best, paths: PathPolicy = .anywhere()) {
         self.sampleRate = sampleRate
-        self.folder = folder
+        self.paths = paths
         self.resampler = resampler
         self.resamplerQuality = resamplerQuality
         self.connectedInputBuses = connectedInputBuses
@@ -82,9 +82,10 @@ public struct NodeContext {
         self.scheduledChoices = scheduledChoices
     }
 
-    /// `path` as the node should open it: relative paths are in `folder`, when it is not empty.
-    public func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), path != "-", !folder.isEmpty else { return path }
-        return folder + "/" + path
+    /// The path the setting `field` names, as the node should open it, judged by `paths`; nil
+    /// where the setting is not given.
+    public func path(_ field: String, in settings: NodeSettings) throws(PathRefusal) -> String? {
+        guard let path = settings.text(field) else { return nil }
+        return try paths.resolve(path, field: field)
     }
 }

@@ -5,7 +5,7 @@ import Resampling
 /// threads, each block through its own resampler engine.
 ///
 /// An engine's cost is per frame more than per channel (a stereo libsamplerate state costs what
-/// a mono one does), so converting channels in parallel gains little; converting stretches of
+/// a mono one does), so converting channels in parallel gains little; converting spans of
 /// time does. Each block's engine starts `preroll` frames early and reads `preroll` frames past
 /// the block's end, at least the engine's `latency` (how far its filter reaches), and blocks
 /// start where input and output frames align exactly (the block start × ratio is whole), so

@@ -163,7 +163,7 @@ public final class ConvolutionNode: BlockEffectNode {
         ],
         parameters: parameters,
         make: { name, settings, context in
-            let path = context.resolve(settings.text("impulse")!)
+            let path = try context.path("impulse", in: settings)!
             let response = try ImpulseResponse.load(path: path, sampleRate: context.sampleRate, resampler: context.resampler,
                                                     quality: context.resamplerQuality)
             let tail = (settings.time("tail") ?? defaultTailLimit).frames(at: context.sampleRate)

@@ -7,7 +7,7 @@ import AudioGraph
 /// Every parameter changes while rendering, from the frame its event names. The echoes ring on
 /// after the input ends, by `BlockEffectNode`'s rules: until they stay under −120 dBFS, up to the
 /// tail limit; nothing runs late, so the output lines up with the input.
-public final class DelayNode: BlockEffectNode {
+public final class DelayNode: TailingKernelNode<FeedbackDelay> {
     /// The node's parameters.
     public enum Parameter: Int, CaseIterable, Sendable {
         case time, feedback, wet, lowpass
@@ -24,27 +24,18 @@ public final class DelayNode: BlockEffectNode {
         ]
     }
 
-    /// The rate the node is made for: its low-pass range and its line's length follow it.
-    public let sampleRate: Double
-    private let parameterList: [ParameterDescription]
-    private var delay: FeedbackDelay?
-
     /// An echo at `sampleRate` with `settings` (feedback and wet as fractions); the echoes ring
     /// on for up to `tailLimit` frames after the input. A value out of its range is refused.
     public init(name: String = "delay", sampleRate: Double, settings: FeedbackDelay.Settings, tailLimit: Int64) throws(GraphError) {
-        self.sampleRate = sampleRate
-        parameterList = Self.descriptions(sampleRate: sampleRate)
-        super.init(name: name, tailLimit: tailLimit)
+        super.init(name: name, sampleRate: sampleRate, parameters: Self.descriptions(sampleRate: sampleRate), tailLimit: tailLimit)
         try setParameter(Parameter.time.rawValue, Float(settings.time))
         try setParameter(Parameter.feedback.rawValue, Float(settings.feedback * 100))
         try setParameter(Parameter.wet.rawValue, Float(settings.wet * 100))
         try setParameter(Parameter.lowpass.rawValue, Float(settings.lowpass ?? sampleRate / 2))
     }
 
-    public override var parameterDescriptions: [ParameterDescription] { parameterList }
-
-    /// The settings the parameters stand at.
-    public var settings: FeedbackDelay.Settings {
+    /// The settings the parameters stand at (the low-pass off at half the rate).
+    public override var settings: FeedbackDelay.Settings {
         let cutoff = Double(parameter(Parameter.lowpass.rawValue))
         return FeedbackDelay.Settings(time: Double(parameter(Parameter.time.rawValue)), feedback: Double(parameter(Parameter.feedback.rawValue)) / 100,
                                       lowpass: cutoff < sampleRate / 2 ? cutoff : nil, wet: Double(parameter(Parameter.wet.rawValue)) / 100)
@@ -52,36 +43,12 @@ public final class DelayNode: BlockEffectNode {
 
     public override var planDetail: String? {
         let settings = settings
-        let lowpass = settings.lowpass.map { "low-pass \(parameterList[Parameter.lowpass.rawValue].describe(Float($0)))" } ?? "no low-pass"
-        return "time \(parameterList[Parameter.time.rawValue].describe(Float(settings.time))), feedback \(percent(.feedback)), "
+        let lowpass = settings.lowpass.map { "low-pass \(parameterDescriptions[Parameter.lowpass.rawValue].describe(Float($0)))" } ?? "no low-pass"
+        return "time \(parameterDescriptions[Parameter.time.rawValue].describe(Float(settings.time))), feedback \(percent(.feedback)), "
             + "wet \(percent(.wet)), \(lowpass), tail up to \(EffectTail.describe(tailLimit, sampleRate: sampleRate))"
     }
 
-    private func percent(_ id: Parameter) -> String { "\(parameterList[id.rawValue].describe(parameter(id.rawValue))) %" }
-
-    public override func validateFormats() throws(GraphError) {
-        try super.validateFormats()
-        try EffectTail.requireRate(sampleRate, of: self)
-    }
-
-    public override func allocateBlocks(input: StreamFormat, output: StreamFormat) throws {
-        delay = FeedbackDelay(channelCount: input.channelCount, sampleRate: sampleRate, settings: settings, quietLevel: Self.tailThreshold)
-    }
-
-    public override func deallocateBlocks() { delay = nil }
-
-    public override func resetBlocks() throws {
-        delay?.reset()
-        delay?.update(settings)
-    }
-
-    public override func parameterDidChange(_ id: ParameterID) { delay?.update(settings) }
-
-    public override func holdsSound(from position: Int64) -> Bool { delay?.holdsSound(from: position) ?? false }
-
-    public override func processBlock(input: AudioBufferList, output: AudioBufferList, frames: Int) throws {
-        delay?.process(input: input.channels.baseAddress!, output: output.channels.baseAddress!, frames: frames)
-    }
+    private func percent(_ id: Parameter) -> String { "\(parameterDescriptions[id.rawValue].describe(parameter(id.rawValue))) %" }
 
     /// The delay as a catalogued node kind: its parameters, and how long its tail may ring.
     public static let kind = NodeKind(

@@ -9,7 +9,7 @@ import AudioGraph
 /// changes while rendering. Mono or stereo. The reverberation rings on after the input ends, by
 /// `BlockEffectNode`'s rules: until it stays under −120 dBFS, up to the tail limit; nothing runs
 /// late, so the output lines up with the input.
-public final class ReverbNode: BlockEffectNode {
+public final class ReverbNode: TailingKernelNode<Reverb> {
     /// The node's parameters.
     public enum Parameter: Int, CaseIterable, Sendable {
         case reverberance, damping, roomScale, stereoDepth, preDelay, wetGain, wet
@@ -31,19 +31,13 @@ public final class ReverbNode: BlockEffectNode {
 
     /// The room, fixed when made.
     public let preset: ReverbPreset
-    /// The rate the node is made for: its lines' lengths follow it.
-    public let sampleRate: Double
-    private let parameterList: [ParameterDescription]
-    private var reverb: Reverb?
 
     /// A reverb in `settings.preset`'s room at `sampleRate` (wet, damping and the others as
     /// fractions); the reverberation rings on for up to `tailLimit` frames after the input. A
     /// value out of its range is refused.
     public init(name: String = "reverb", sampleRate: Double, settings: Reverb.Settings, tailLimit: Int64) throws(GraphError) {
         preset = settings.preset
-        self.sampleRate = sampleRate
-        parameterList = Self.descriptions(preset: settings.preset)
-        super.init(name: name, tailLimit: tailLimit)
+        super.init(name: name, sampleRate: sampleRate, parameters: Self.descriptions(preset: settings.preset), tailLimit: tailLimit)
         for (parameter, value) in [(Parameter.reverberance, settings.reverberance * 100), (.damping, settings.damping * 100),
                                    (.roomScale, settings.roomScale * 100), (.stereoDepth, settings.stereoDepth * 100),
                                    (.preDelay, settings.preDelay), (.wetGain, settings.wetGain), (.wet, settings.wet * 100)] {
@@ -51,10 +45,8 @@ public final class ReverbNode: BlockEffectNode {
         }
     }
 
-    public override var parameterDescriptions: [ParameterDescription] { parameterList }
-
-    /// The settings the parameters stand at.
-    public var settings: Reverb.Settings {
+    /// The settings the parameters stand at, in the preset's room.
+    public override var settings: Reverb.Settings {
         func fraction(_ parameter: Parameter) -> Double { Double(self.parameter(parameter.rawValue)) / 100 }
         var settings = Reverb.Settings(preset: preset, wet: fraction(.wet))
         settings.reverberance = fraction(.reverberance)
@@ -69,7 +61,7 @@ public final class ReverbNode: BlockEffectNode {
     public override var planDetail: String? {
         let settings = settings
         let time = (settings.reverberationTime * 100).rounded() / 100
-        let values = parameterList.map { description -> String in
+        let values = parameterDescriptions.map { description -> String in
             let value = description.describe(parameter(description.id))
             return "\(description.name) \(description.unit == .linear ? value + " %" : value)"
         }
@@ -79,30 +71,10 @@ public final class ReverbNode: BlockEffectNode {
 
     public override func validateFormats() throws(GraphError) {
         try super.validateFormats()
-        try EffectTail.requireRate(sampleRate, of: self)
         let format = try requiredStreamFormat(scope: .input, bus: 0)
         if format.channelCount > 2 {
             throw .unsupportedFormat(node: name, scope: .input, bus: 0, format: format, reason: "a reverb takes one or two channels")
         }
-    }
-
-    public override func allocateBlocks(input: StreamFormat, output: StreamFormat) throws {
-        reverb = Reverb(channelCount: input.channelCount, sampleRate: sampleRate, settings: settings, quietLevel: Self.tailThreshold)
-    }
-
-    public override func deallocateBlocks() { reverb = nil }
-
-    public override func resetBlocks() throws {
-        reverb?.reset()
-        reverb?.update(settings)
-    }
-
-    public override func parameterDidChange(_ id: ParameterID) { reverb?.update(settings) }
-
-    public override func holdsSound(from position: Int64) -> Bool { reverb?.holdsSound(from: position) ?? false }
-
-    public override func processBlock(input: AudioBufferList, output: AudioBufferList, frames: Int) throws {
-        reverb?.process(input: input.channels.baseAddress!, output: output.channels.baseAddress!, frames: frames)
     }
 
     /// The reverb as a catalogued node kind: the preset and the tail as settings, SoX's controls and the wet share as parameters.

@@ -41,10 +41,17 @@ public struct EQPreset: Equatable, Sendable {
 }
 
 extension EQPreset {
-    /// The preset of `presets` (the built-in iPod presets unless given) called `name` or with
-    /// `name` among its aliases, matched loosely: `try EQPreset.named("bass-booster")` is
-    /// "Bass Booster". An unknown name throws `PresetLookupError.unknown` with the nearest names.
-    public static func named(_ name: String, in presets: [EQPreset] = EQPresetLibrary.builtIn) throws(PresetLookupError) -> EQPreset {
+    /// The built-in preset called `name` or with `name` among its aliases, matched loosely:
+    /// `try EQPreset.named("bass-booster")` is "Bass Booster".
+    public static func named(_ name: String) throws(PresetLookupError) -> EQPreset {
+        let presets: [EQPreset]
+        do { presets = try EQPresetLibrary.builtIn } catch { throw .malformed(error) }
+        return try named(name, in: presets)
+    }
+
+    /// The preset of `presets` called `name` or with `name` among its aliases, matched loosely.
+    /// An unknown name throws `PresetLookupError.unknown` with the nearest names.
+    public static func named(_ name: String, in presets: [EQPreset]) throws(PresetLookupError) -> EQPreset {
         guard let found = EQPresetLibrary.find(name, in: presets) else {
             throw .unknown(name: name, nearest: EQPresetLibrary.nearestNames(to: name, in: presets))
         }

@@ -4,10 +4,20 @@ import FoundationEssentials
 
 /// Finds presets: the built-in iPod presets, user preset folders, and preset files.
 public enum EQPresetLibrary {
-    /// The presets built into aurender, embedded from `presets/*.tsv` when it was built.
-    public static let builtIn: [EQPreset] = embeddedPresetTables.flatMap { table in
-        // The embedded tables are checked by the tests; a failure here is a build defect.
-        (try? parseTable(table.text, source: table.file)) ?? []
+    /// The presets built into aurender, embedded from `presets/*.tsv` when it was built; a table
+    /// that does not parse is this error wherever a preset is looked for, never fewer presets.
+    public static var builtIn: [EQPreset] {
+        get throws(PresetError) { try embedded.get() }
+    }
+
+    private static let embedded = Result { () throws(PresetError) in try builtIn(from: embeddedPresetTables) }
+
+    /// The presets of `tables` (file names and texts), in order; the first table that does not
+    /// parse is the error.
+    public static func builtIn(from tables: [(file: String, text: String)]) throws(PresetError) -> [EQPreset] {
+        var presets: [EQPreset] = []
+        for table in tables { presets += try parseTable(table.text, source: table.file) }
+        return presets
     }
 
     /// Parses a tab-separated preset table: `#` comment lines, a header `name<TAB>f1<TAB>f2…`

@@ -439,7 +439,7 @@ extension SpatialNode {
             let rate = settings.number("rate") ?? context.sampleRate
             let node = try SpatialNode(name: name, inputBusCount: max(1, buses.count, context.connectedInputBuses), rendering: rendering,
                                        layout: settings.text("layout").flatMap(SpeakerLayout.named),
-                                       hrtfPath: settings.text("sofa").map(context.resolve),
+                                       hrtfPath: try context.path("sofa", in: settings),
                                        sampleRate: rate)
             for (bus, busSettings) in buses.enumerated() {
                 try node.setParameter(id(.azimuth, bus: bus), Float(busSettings.number("azimuth") ?? 0))

@@ -22,9 +22,7 @@ public enum VoiceKind {
         ],
         parameters: VoiceNode.descriptions(gainControl: true),
         make: { name, settings, context in
-            let reference = try settings.text("echoReference").map { path in
-                try EchoReferenceFile(path: context.resolve(path))
-            }
+            let reference = try context.path("echoReference", in: settings).map { path in try EchoReferenceFile(path: path) }
             let quality = settings.text("quality").flatMap(ResamplerQuality.init(name:)) ?? context.resamplerQuality
             let engine = try settings.text("engine").map { try ResamplerRegistry.engine(named: $0) } ?? context.resampler
             return try VoiceNode(name: name, settings: VoiceSettings(gainTarget: settings.number("agc")), reference: reference,

@@ -29,8 +29,7 @@ extension ChainStage {
     /// and paths as the user typed them.
     static func context(sampleRate: Double, settings: RenderSettings, presets: PresetLookup) throws -> NodeContext {
         NodeContext(sampleRate: sampleRate, findPreset: { name in try presets.preset(named: name) },
-                    resampler: try OutputRendering.resamplerEngine(named: settings.resampler), resamplerQuality: settings.resamplerQuality,
-                    folder: "")
+                    resampler: try OutputRendering.resamplerEngine(named: settings.resampler), resamplerQuality: settings.resamplerQuality)
     }
 
     /// Checks `stages` before anything is opened: each kind is a processor of the catalogue, each

@@ -6,11 +6,11 @@ import MallocCounter
 import Testing
 import TestSupport
 
-/// A long MPEG-1 layer III file decodes on two cores, in stretches, to exactly the samples one
+/// A long MPEG-1 layer III file decodes on two cores, in segments, to exactly the samples one
 /// libmpg123 handle gives reading it from its start (which `mpg123 -e f32` gives too:
 /// `MP3DecoderTests`), whatever blocks the caller reads in, again after a rewind, and without
 /// allocating on the caller's thread once open.
-@Suite struct Mpg123StretchesTests {
+@Suite struct Mpg123SegmentsTests {
     static let hasTwoCores = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 
     /// Writes `seconds` of noise over a tone as an MP3 at `bitRate` (libsndfile's LAME).
@@ -45,16 +45,16 @@ import TestSupport
     }
 
     @Test(arguments: [(48_000, 2, 32_000), (44_100, 2, 320_000), (44_100, 1, 64_000)])
-    func stretchesGiveOneHandlesSamples(rate: Int, channels: Int, bitRate: Int) throws {
+    func segmentsGiveOneHandlesSamples(rate: Int, channels: Int, bitRate: Int) throws {
         let folder = try TemporaryFolder()
         let path = folder.file("long.mp3")
-        // Three stretches and part of a fourth: both handles seek, and the last stretch is short.
+        // Three segments and part of a fourth: both handles seek, and the last segment is short.
         try Self.writeMP3(path, rate: rate, channels: channels, bitRate: bitRate, seconds: 34)
         let reference = try Self.oneHandle(path)
-        #expect(reference.count / channels > 3 * Mpg123Stretches.stretchFrames * 1_152, "more than three stretches")
+        #expect(reference.count / channels > 3 * Mpg123Segments.segmentFrames * 1_152, "more than three segments")
 
         let decoder = try #require(try FormatRegistry.standard.openDecoder(path: path) as? Mpg123Decoder)
-        #expect(decoder.decodesOnTwoCores == Self.hasTwoCores, "MPEG-1 layer III of more than two stretches")
+        #expect(decoder.decodesOnTwoCores == Self.hasTwoCores, "MPEG-1 layer III of more than two segments")
         for block in [65_536, 1_000] {
             let samples = try Self.readAll(channels: channels, block: block) { try decoder.read(into: $0, frames: $1) }
             #expect(samples.count == reference.count)
@@ -86,7 +86,7 @@ import TestSupport
         #expect(allocations == 0)
     }
 
-    /// Layer II, MPEG-2 and short files keep the one handle: the stretch's reasoning holds for
+    /// Layer II, MPEG-2 and short files keep the one handle: the segment's reasoning holds for
     /// MPEG-1 layer III only, and a short file gains nothing.
     @Test func otherStreamsKeepOneHandle() throws {
         let folder = try TemporaryFolder()

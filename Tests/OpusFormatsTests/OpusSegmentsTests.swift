@@ -4,13 +4,13 @@ import Testing
 import TestSupport
 @testable import OpusFormats
 
-/// Long Ogg Opus files decoded by libopus in stretches on several threads, each started half a
-/// second early (`OpusStretchDecoder`): the same frames for any number of workers and any read
-/// size, `opusdec`'s length, its very samples in the first stretch and within rounding of them
+/// Long Ogg Opus files decoded by libopus in segments on several threads, each started half a
+/// second early (`OpusSegmentDecoder`): the same frames for any number of workers and any read
+/// size, `opusdec`'s length, its very samples in the first segment and within rounding of them
 /// after (RFC 6716's `opus_compare` criterion holds at its top); a packet that does not decode
 /// ends the reading where libopus alone ends it, with its error. The files are made by `opusenc`
 /// and decoded by `opusdec` (opus-tools, installed by `make deps`).
-@Suite struct OpusStretchesTests {
+@Suite struct OpusSegmentsTests {
     /// Every frame `path` decodes to with `workers` threads, read in blocks of `block` frames,
     /// and the error that ended the reading, if one did.
     static func decode(_ path: String, workers: Int, block: Int = 10_000) throws -> (samples: [Float], failure: AudioFormatError?) {
@@ -48,29 +48,29 @@ import TestSupport
 
     @Test(arguments: [(frames: 480_000, channels: 2, bitRate: 128), (frames: 300_007, channels: 1, bitRate: 64),
                       (frames: 400_321, channels: 2, bitRate: 48)])
-    func stretchesKeepOpusdecsLengthAndPassTheCriterion(frames: Int, channels: Int, bitRate: Int) throws {
+    func segmentsKeepOpusdecsLengthAndPassTheCriterion(frames: Int, channels: Int, bitRate: Int) throws {
         let folder = try TemporaryFolder()
         let opus = try #require(try OggOpusFiles.encode(frames: frames, channels: channels, bitRate: bitRate, in: folder))
         #expect(try OggOpusStream.survey(InputBytes(input: AudioInput(path: opus)))?.isCELTOnly == true)
         let reference = try #require(try OggOpusFiles.opusdec(opus, in: folder))
         #expect(reference.channels == channels)
         #expect(reference.samples.count == frames * channels)
-        #expect(frames > 2 * OggOpusDecoder.stretchFrames, "the file spans several stretches")
+        #expect(frames > 2 * OggOpusDecoder.segmentFrames, "the file spans several segments")
         let ours = try Self.decode(opus, workers: 2)
         #expect(ours.failure == nil)
         #expect(ours.samples.count == reference.samples.count)
         for (workers, block) in [(1, 10_000), (3, 4_099), (2, 65_536)] {
             #expect(try Self.decode(opus, workers: workers, block: block).samples == ours.samples, "\(workers) workers, blocks of \(block)")
         }
-        let first = OggOpusDecoder.stretchFrames * channels
-        #expect(ours.samples.prefix(first) == reference.samples.prefix(first), "the first stretch is decoded from the start")
+        let first = OggOpusDecoder.segmentFrames * channels
+        #expect(ours.samples.prefix(first) == reference.samples.prefix(first), "the first segment is decoded from the start")
         let largest = zip(ours.samples, reference.samples).map { abs($0 - $1) }.max() ?? 1
-        #expect(largest > 0 && largest < 1e-5, "\(largest): later stretches are within rounding, not a 16-bit step's third")
+        #expect(largest > 0 && largest < 1e-5, "\(largest): later segments are within rounding, not a 16-bit step's third")
         let quality = try #require(OpusCompare.quality(reference: reference.samples, decoded: ours.samples, channelCount: channels))
         #expect(quality >= 99.9, "\(quality)")
     }
 
-    /// Going back to the start part way (a two-pass render's second pass) starts the stretches
+    /// Going back to the start part way (a two-pass render's second pass) starts the segments
     /// anew: the same frames again.
     @Test func rewindingPartWayGivesTheSameFramesAgain() throws {
         let folder = try TemporaryFolder()
@@ -89,10 +89,10 @@ import TestSupport
     }
 
     /// A file FFmpeg's Ogg muxer wrote (`ffmpeg -c:a libopus`, where the command is installed;
-    /// the tests need it nowhere else) is plain too, and decodes in stretches to `opusdec`'s
+    /// the tests need it nowhere else) is plain too, and decodes in segments to `opusdec`'s
     /// length within rounding of its samples.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
-    func aFileFFmpegWroteDecodesInStretchesToo() throws {
+    func aFileFFmpegWroteDecodesInSegmentsToo() throws {
         let folder = try TemporaryFolder()
         let source = try #require(try OggOpusFiles.encode(frames: 400_000, channels: 2, bitRate: 96, in: folder))
         let process = Process()
@@ -112,8 +112,8 @@ import TestSupport
         #expect(try #require(OpusCompare.quality(reference: reference.samples, decoded: ours.samples, channelCount: 2)) >= 99.9)
     }
 
-    /// A packet whose padding runs past its end, in the middle of the file: the stretch over it
-    /// fails, the one decoder takes over from that stretch's start and fails at the packet as
+    /// A packet whose padding runs past its end, in the middle of the file: the segment over it
+    /// fails, the one decoder takes over from that segment's start and fails at the packet as
     /// it fails reading alone, with the same frames before it and the same error.
     @Test func aPacketThatDoesNotDecodeEndsTheReadingWhereLibopusAloneEndsIt() throws {
         let folder = try TemporaryFolder()
@@ -131,15 +131,15 @@ import TestSupport
         #expect(alone.failure?.reason.contains("an Opus packet does not decode") == true, "\(String(describing: alone.failure))")
         #expect(alone.samples.count > 200_000 && alone.samples.count < 1_000_000)
         for workers in [1, 2] {
-            let stretched = try Self.decode(damaged, workers: workers)
-            #expect(stretched.samples.count == alone.samples.count, "\(workers) workers")
-            #expect(stretched.failure == alone.failure, "\(workers) workers")
-            let largest = zip(stretched.samples, alone.samples).map { abs($0 - $1) }.max() ?? 1
+            let segmented = try Self.decode(damaged, workers: workers)
+            #expect(segmented.samples.count == alone.samples.count, "\(workers) workers")
+            #expect(segmented.failure == alone.failure, "\(workers) workers")
+            let largest = zip(segmented.samples, alone.samples).map { abs($0 - $1) }.max() ?? 1
             #expect(largest < 1e-5)
         }
     }
 
-    /// A file no longer than one stretch, and a long one with SILK (hybrid) packets, are
+    /// A file no longer than one segment, and a long one with SILK (hybrid) packets, are
     /// decoded from the start by the one decoder: `opusdec`'s samples exactly.
     @Test(arguments: [(frames: 100_003, bitRate: 64, speech: false), (frames: 288_123, bitRate: 24, speech: true)])
     func shortFilesAndFilesWithSILKAreOpusdecsExactly(frames: Int, bitRate: Int, speech: Bool) throws {

@@ -5,16 +5,16 @@ import Testing
 import TestSupport
 @testable import VorbisFormats
 
-/// Long Ogg Vorbis files decoded in stretches by FFmpeg's Vorbis decoder, lent to libvorbisfile's
-/// tenant (`FFmpegStretchDecoders`): the frames are FFmpeg's own decode from the start, bit for
+/// Long Ogg Vorbis files decoded in segments by FFmpeg's Vorbis decoder, lent to libvorbisfile's
+/// tenant (`FFmpegSegmentDecoders`): the frames are FFmpeg's own decode from the start, bit for
 /// bit, whatever the number of workers, within 1 LSB at 16 bits of `oggdec`'s, and as many as
 /// libvorbisfile states; files it does not take stay with libvorbis.
-@Suite struct FFmpegVorbisStretchesTests {
+@Suite struct FFmpegVorbisSegmentsTests {
     /// Every frame `path` decodes to through libvorbisfile's tenant with `workers` threads and
-    /// `lent` stretch decoders, read in blocks of `block` frames, and the error that ended it.
-    static func decode(_ path: String, workers: Int, lent: (any StretchDecoderSource)? = FFmpegStretchDecoders(),
+    /// `lent` segment decoders, read in blocks of `block` frames, and the error that ended it.
+    static func decode(_ path: String, workers: Int, lent: (any SegmentDecoderSource)? = FFmpegSegmentDecoders(),
                        block: Int = 10_000) throws -> (samples: [Float], failure: AudioFormatError?) {
-        let decoder = try VorbisFileDecoder(input: try AudioInput(path: path), workers: workers, stretchDecoders: lent)
+        let decoder = try VorbisFileDecoder(input: try AudioInput(path: path), workers: workers, segmentDecoders: lent)
         defer { decoder.close() }
         return Self.readAll(decoder, block: block)
     }
@@ -65,14 +65,14 @@ import TestSupport
 
     @Test(arguments: [(frames: 400_001, channels: 2, rate: 44_100), (frames: 300_007, channels: 1, rate: 22_050),
                       (frames: 262_145, channels: 2, rate: 48_000)])
-    func stretchesGiveFFmpegsFramesWithinOneStepOfOggdec(frames: Int, channels: Int, rate: Int) throws {
+    func segmentsGiveFFmpegsFramesWithinOneStepOfOggdec(frames: Int, channels: Int, rate: Int) throws {
         let folder = try TemporaryFolder()
         let ogg = try #require(try OggVorbisFiles.encode(frames: frames, channels: channels, rate: rate, in: folder))
         let ffmpeg = Self.readAll(try FFmpegFormats().makeDecoder(for: try AudioInput(path: ogg), raw: nil))
         #expect(ffmpeg.failure == nil)
         #expect(ffmpeg.samples.count == frames * channels)
         let alone = try Self.decode(ogg, workers: 1)
-        #expect(frames > 2 * ParallelStretches.defaultStretchFrames, "the file spans several stretches")
+        #expect(frames > 2 * ParallelSegments.defaultSegmentFrames, "the file spans several segments")
         for workers in [2, 3, 4] {
             let parallel = try Self.decode(ogg, workers: workers, block: 4_099)
             #expect(parallel.failure == nil)
@@ -86,7 +86,7 @@ import TestSupport
         #expect(steps.max() == 1, "some samples differ by one step, none by more")
     }
 
-    /// A page in the middle whose checksum fails is a gap: FFmpeg's stretch over it does not
+    /// A page in the middle whose checksum fails is a gap: FFmpeg's segment over it does not
     /// decode whole, and libvorbisfile goes on alone from there, so the frames end where they
     /// end reading alone, with the same error.
     @Test func aDamagedPageHandsTheReadingBackToLibvorbis() throws {
@@ -105,20 +105,20 @@ import TestSupport
 
     /// FFmpeg takes mono and stereo files of the length libvorbisfile states, and nothing when its
     /// libraries are missing; a surround file (whose channels FFmpeg orders its own way) is
-    /// decoded by libvorbis in stretches, to libvorbis's own frames.
+    /// decoded by libvorbis in segments, to libvorbis's own frames.
     @Test func ffmpegTakesOnlyFilesItDecodesInTheSameOrderAndLength() throws {
         let folder = try TemporaryFolder()
         let stereo = try #require(try OggVorbisFiles.encode(frames: 300_000, channels: 2, rate: 44_100, serial: 1, in: folder))
         let input = try AudioInput(path: stereo)
-        #expect(FFmpegStretchDecoders().makeStretchDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2, totalFrames: 300_000) != nil)
-        #expect(FFmpegStretchDecoders().makeStretchDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2, totalFrames: 299_999) == nil)
-        #expect(FFmpegStretchDecoders().makeStretchDecoder(for: input, encoding: .opus, sampleRate: 44_100, channelCount: 2, totalFrames: 300_000) == nil)
+        #expect(FFmpegSegmentDecoders().makeSegmentDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2, totalFrames: 300_000) != nil)
+        #expect(FFmpegSegmentDecoders().makeSegmentDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2, totalFrames: 299_999) == nil)
+        #expect(FFmpegSegmentDecoders().makeSegmentDecoder(for: input, encoding: .opus, sampleRate: 44_100, channelCount: 2, totalFrames: 300_000) == nil)
         var missing = LibAVLibraries.headers
         missing.avcodec = "libavcodec.so.999"
-        #expect(FFmpegStretchDecoders(libraries: missing).makeStretchDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2,
+        #expect(FFmpegSegmentDecoders(libraries: missing).makeSegmentDecoder(for: input, encoding: .vorbis, sampleRate: 44_100, channelCount: 2,
                                                                              totalFrames: 300_000) == nil)
         let surround = try #require(try OggVorbisFiles.encode(frames: 300_000, channels: 6, rate: 44_100, serial: 2, in: folder))
-        #expect(FFmpegStretchDecoders().makeStretchDecoder(for: try AudioInput(path: surround), encoding: .vorbis, sampleRate: 44_100,
+        #expect(FFmpegSegmentDecoders().makeSegmentDecoder(for: try AudioInput(path: surround), encoding: .vorbis, sampleRate: 44_100,
                                                            channelCount: 6, totalFrames: 300_000) == nil)
         let alone = try Self.decode(surround, workers: 1, lent: nil)
         #expect(alone.samples.count == 300_000 * 6)

@@ -1,14 +1,14 @@
 import AudioFormats
 
-/// FFmpeg's Vorbis decoder lent to the Ogg Vorbis tenant (libvorbisfile) for the stretches of
+/// FFmpeg's Vorbis decoder lent to the Ogg Vorbis tenant (libvorbisfile) for the segments of
 /// long files: it needs under half of libvorbis's instructions, and its samples stay within 1
 /// LSB at 16 bits of `oggdec`'s (the tolerance issue 28 sets for Vorbis).
 ///
 /// Only mono and stereo Ogg Vorbis whose stream FFmpeg times in frames and finds as long as the
 /// tenant does: FFmpeg orders surround channels its own way, and a length that differs would
-/// place the stretches elsewhere. Nil, and libvorbis decodes, where FFmpeg's libraries cannot
+/// place the segments elsewhere. Nil, and libvorbis decodes, where FFmpeg's libraries cannot
 /// be loaded.
-public struct FFmpegStretchDecoders: StretchDecoderSource {
+public struct FFmpegSegmentDecoders: SegmentDecoderSource {
     /// The libraries it loads.
     let libraries: LibAVLibraries
 
@@ -22,8 +22,8 @@ public struct FFmpegStretchDecoders: StretchDecoderSource {
         self.libraries = libraries
     }
 
-    public func makeStretchDecoder(for input: AudioInput, encoding: AudioEncoding, sampleRate: Int, channelCount: Int,
-                                   totalFrames: Int64) -> (any StretchDecoding)? {
+    public func makeSegmentDecoder(for input: AudioInput, encoding: AudioEncoding, sampleRate: Int, channelCount: Int,
+                                   totalFrames: Int64) -> (any SegmentDecoding)? {
         let loaded = libraries == .headers ? LibAVLibraries.loaded : libraries.load()
         guard encoding == .vorbis, (1...2).contains(channelCount), case .success(let api) = loaded,
               let source = try? InputBytes(input: input), source.isSeekable,
@@ -32,12 +32,12 @@ public struct FFmpegStretchDecoders: StretchDecoderSource {
               reader.sampleRate == sampleRate, reader.channelCount == channelCount,
               let stream = reader.streamFrames, stream.inFrames, stream.duration == totalFrames
         else { return nil }
-        return LibAVStretchDecoder(reader: reader, source: source)
+        return LibAVSegmentDecoder(reader: reader, source: source)
     }
 }
 
-/// One worker's FFmpeg decoder of a file's stretches (`LibAVReader.decodeStretch`).
-final class LibAVStretchDecoder: StretchDecoding {
+/// One worker's FFmpeg decoder of a file's segments (`LibAVReader.decodeSegment`).
+final class LibAVSegmentDecoder: SegmentDecoding {
     private let reader: LibAVReader
     /// The bytes the reader reads, kept as long as it.
     private let source: InputBytes
@@ -50,6 +50,6 @@ final class LibAVStretchDecoder: StretchDecoding {
     deinit { reader.close() }
 
     func decode(from start: Int64, frames: Int, into buffer: UnsafeMutablePointer<Float>) throws(AudioFormatError) -> (frames: Int, metHole: Bool) {
-        reader.decodeStretch(from: start, frames: frames, into: buffer)
+        reader.decodeSegment(from: start, frames: frames, into: buffer)
     }
 }

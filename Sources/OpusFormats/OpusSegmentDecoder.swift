@@ -1,9 +1,9 @@
 import AudioFormats
 
-/// One worker's libopus decoder of a plain Ogg Opus file's stretches (`ParallelStretches`):
-/// each stretch is decoded by a decoder as new, started `preRollFrames` before the stretch's
-/// first frame (at the packet holding that frame) and its frames before the stretch dropped,
-/// so a stretch's frames depend only on where it starts, never on the stretches this worker
+/// One worker's libopus decoder of a plain Ogg Opus file's segments (`ParallelSegments`):
+/// each segment is decoded by a decoder as new, started `preRollFrames` before the segment's
+/// first frame (at the packet holding that frame) and its frames before the segment dropped,
+/// so a segment's frames depend only on where it starts, never on the segments this worker
 /// decoded before it, and the output is the same for any number of workers.
 ///
 /// Why the pre-roll: an Opus decoder carries state from packet to packet (CELT's band
@@ -12,11 +12,11 @@ import AudioFormats
 /// and is at rounding level after `preRollFrames` (2.1·10⁻⁷ at most on a 10-minute file). SILK
 /// keeps it longer, so only CELT-only files are decoded this way (`OggOpusDecoder`).
 ///
-/// The worker reads every page of the file in order, decoding only its own stretches; the
-/// last packets read are kept (`PacketRing`), so that a stretch that follows the last one
+/// The worker reads every page of the file in order, decoding only its own segments; the
+/// last packets read are kept (`PacketRing`), so that a segment that follows the last one
 /// directly (one worker) decodes its pre-roll again from them.
-final class OpusStretchDecoder: StretchDecoding {
-    /// Samples decoded before a stretch and dropped: 0.5 s at 48 kHz.
+final class OpusSegmentDecoder: SegmentDecoding {
+    /// Samples decoded before a segment and dropped: 0.5 s at 48 kHz.
     static let preRollFrames: Int64 = 24_000
 
     private let path: String
@@ -62,7 +62,7 @@ final class OpusStretchDecoder: StretchDecoding {
             index += 1
             let got = try decoder.decode(packet.bytes, into: decoded)
             guard got == packet.frames else { return (done, true) }
-            // The part of the packet's samples [packet.start, + got) that is in the stretch.
+            // The part of the packet's samples [packet.start, + got) that is in the segment.
             let from = max(packet.start, first + Int64(done)), to = min(packet.start + Int64(got), end)
             if from < to {
                 (buffer + done * channelCount).update(from: decoded + Int(from - packet.start) * channelCount, count: Int(to - from) * channelCount)

@@ -1,10 +1,10 @@
 import AudioFormats
 
-/// One worker's libvorbisfile decoder of a regular Ogg Vorbis file, decoding the stretches
-/// `ParallelStretches` gives it: it seeks to each stretch's first frame (libvorbisfile decodes
+/// One worker's libvorbisfile decoder of a regular Ogg Vorbis file, decoding the segments
+/// `ParallelSegments` gives it: it seeks to each segment's first frame (libvorbisfile decodes
 /// the packet before it, so the frames are those of a reading from the start) unless it
 /// already stands there.
-final class VorbisStretchDecoder: StretchDecoding {
+final class VorbisSegmentDecoder: SegmentDecoding {
     private let stream: VorbisFileStream
     /// The frame the next read gives.
     private var position: Int64 = 0
