@@ -87,13 +87,16 @@ public struct GraphJob {
     }
 
     /// Renders, leaving either a complete output or none. A graph with `silence` nodes is
-    /// rendered first to measure where its audio lies, then again trimmed. Its output carries
-    /// no tags yet, so settings that set or take them are refused.
+    /// rendered first to measure where its audio lies, then again trimmed. A graph of one file
+    /// carries that file's tags and pictures, as a render of the file does (so a plan renders the
+    /// same bytes); a graph of several carries none, as a mix does. Settings that set, take or
+    /// leave out tags are not stated by graph files yet, so they are refused.
     public func run() throws -> RenderJob.Summary {
         let output = try outputNode(of: try checkedNodes()).destination
         guard options.tags.isDefault else { throw RenderError.usage("\(output.path): a graph file's output carries no tags yet, so none can be set, taken or left out") }
-        var summary = try PreparedRender.render(output: output, settings: options, normalization: nil,
-                                                inputs: inputPaths, subject: output.path) { pass in
+        let inputs = inputPaths
+        var summary = try PreparedRender.render(output: output, settings: options, normalization: nil, inputs: inputs, subject: output.path,
+                                                metadata: try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil)) { pass in
             try build(readingAhead: true, pass: pass).render
         }
         summary.shortfalls = opened.shortfalls

@@ -140,6 +140,21 @@ import Testing
         #expect(try Self.bytes("out.wav", in: folder) == direct, "\(flags): \(plan.output)")
     }
 
+    @Test(arguments: ["out.flac", "out.ogg", "out.mp3"])
+    func aPlanOfATaggedInputCarriesItsTagsAsTheRenderDoes(output: String) throws {
+        let folder = try Self.folderWithInputs()
+        try Self.render(["in.wav", "tagged.flac", "--tag", "TITLE=Planned title", "--tag", "ARTIST=Someone"], in: folder)
+        try Self.render(["tagged.flac", output, "--eq", "Rock"], in: folder)
+        let direct = try Self.bytes(output, in: folder)
+        #expect(direct.range(of: Data("Planned title".utf8)) != nil, "the render carries the input's title")
+        try FileManager.default.removeItem(atPath: folder.file(output))
+        let plan = try aurender(["tagged.flac", output, "--eq", "Rock", "--plan", "json"], in: folder.path)
+        #expect(plan.status == 0, "\(plan.standardError)")
+        try plan.standardOutput.write(to: URL(fileURLWithPath: folder.file("plan.json")))
+        try Self.render(["plan.json"], in: folder)
+        #expect(try Self.bytes(output, in: folder) == direct, "the plan's graph carries the same tags into the same bytes")
+    }
+
     @Test(arguments: [
         (["--start", "1"], "--start"), (["--trim", "1,2"], "--trim"), (["--fade-in", "1"], "--fade-in"), (["--normalize", "-16"], "--normalize"),
         (["--normalize-peak", "-1"], "--normalize-peak"), (["--channel-map", "1,0"], "--channel-map"),
