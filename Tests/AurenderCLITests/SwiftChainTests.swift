@@ -69,6 +69,8 @@ import Testing
         ("delay time=5", { try Chain(.delay(5)) }),
         ("gain gain=-3 | eq preset=Rock preamp=40", { try Chain(.gain(-3), .eq("Rock", preamp: 40)) }),
         ("timepitch tempo=8", { try Chain(.tempo(8)) }),
+        ("eq preset=Rock | lowshelf frequency=100 gain=50", { try Chain(.eq("Rock"), .band(.lowshelf, frequency: 100, gain: 50)) }),
+        ("gain gain=-3 | echo time=1", { try Chain(.gain(-3), ChainStage("echo", fields: ["time": .number(1)])) }),
     ]
 
     @Test(arguments: mistakes.indices)
