@@ -25,8 +25,7 @@ public struct Chain: Equatable, Sendable {
             let stage = stages[error.position - 1]
             let band = stage.kind == "filter" && FilterShape(rawValue: stage.name) != nil
             throw ChainError(position: error.position, kind: band ? stage.name : stage.kind,
-                             field: error.field.map { band && $0.hasPrefix("bands[0].") ? String($0.dropFirst("bands[0].".count)) : $0 },
-                             problem: error.problem)
+                             field: error.field.map { band ? Self.bandField($0) : $0 }, problem: error.problem)
         }
         var counts: [String: Int] = [:]
         self.stages = stages.map { stage in
@@ -36,6 +35,11 @@ public struct Chain: Equatable, Sendable {
             numbered.name = "\(stage.name) \(count)"
             return numbered
         }
+    }
+
+    /// A field's name as the user wrote it: a short filter's `bands[0].q` is its `q`.
+    private static func bandField(_ field: String) -> String {
+        field.hasPrefix("bands[0].") ? String(field.dropFirst("bands[0].".count)) : field
     }
 
     /// The chain `text` states, written as `--chain` takes it (`highpass frequency=80 | eq preset=Rock`).

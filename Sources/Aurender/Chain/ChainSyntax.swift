@@ -16,7 +16,6 @@ public enum ChainSyntax {
     public static func parse(_ text: String) throws(ChainError) -> [ChainStage] {
         let written = try split(text)
         var stages: [ChainStage] = []
-        var counts: [String: Int] = [:]
         for (index, words) in written.enumerated() {
             let position = index + 1
             guard let kind = words.first else {
@@ -32,25 +31,14 @@ public enum ChainSyntax {
                 let value = String(word.text[word.text.index(after: equals)...])
                 fields[field] = word.valueQuoted ? .text(value) : Self.value(value)
             }
-            counts[kind.text, default: 0] += 1
-            let name = counts[kind.text]! > 1 ? "\(kind.text) \(counts[kind.text]!)" : kind.text
             if let shape = FilterShape(rawValue: kind.text) {
                 fields["type"] = .text(shape.rawValue)
-                stages.append(ChainStage("filter", name: name, fields: ["bands": .list([.object(fields)])]))
+                stages.append(ChainStage("filter", name: shape.rawValue, fields: ["bands": .list([.object(fields)])]))
             } else {
-                stages.append(ChainStage(kind.text, name: name, fields: fields))
+                stages.append(ChainStage(kind.text, fields: fields))
             }
         }
-        do { try ChainStage.check(stages) } catch {
-            throw ChainError(position: error.position, kind: written[error.position - 1][0].text,
-                             field: error.field.map(Self.bandField), problem: error.problem)
-        }
-        return stages
-    }
-
-    /// A field's name as the user wrote it: a short filter's `bands[0].q` is its `q`.
-    private static func bandField(_ field: String) -> String {
-        field.hasPrefix("bands[0].") ? String(field.dropFirst("bands[0].".count)) : field
+        return try Chain(stages).stages
     }
 
     /// An unquoted value: a number, a switch, or text.
