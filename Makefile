@@ -188,14 +188,17 @@ MAN1DIR ?= $(PREFIX)/share/man/man1
 BASH_COMPLETIONS_DIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS_DIR ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# TagLib's shim, which the binary opens from ../lib/aurender (relative to itself) when it reads or writes tags.
+AURENDER_LIBDIR ?= $(PREFIX)/lib/aurender
 INSTALLED_FILES = $(BINDIR)/aurender $(MAN1DIR)/aurender.1 $(BASH_COMPLETIONS_DIR)/aurender $(ZSH_COMPLETIONS_DIR)/_aurender \
-	$(FISH_COMPLETIONS_DIR)/aurender.fish
+	$(FISH_COMPLETIONS_DIR)/aurender.fish $(AURENDER_LIBDIR)/libAurenderTagLib.so
 
 ## Builds what `make install` installs: the release binary, its manual page (out/aurender.1) and
 ## the shell completions it prints (out/completions/; bash's without the #! line of a script,
 ## since it is sourced).
 release-build: deps
 	swift build $(RELEASE_FLAGS) --product aurender
+	swift build $(RELEASE_FLAGS) --product AurenderTagLib
 	swift build $(RELEASE_FLAGS) --product ManualPage
 	$(call manual-page,.build/release)
 	mkdir -p out/completions
@@ -203,11 +206,12 @@ release-build: deps
 	.build/release/aurender --generate-completion-script zsh > out/completions/_aurender
 	.build/release/aurender --generate-completion-script fish > out/completions/aurender.fish
 
-## Installs the binary, the manual page and the bash, zsh and fish completions under
-## $(DESTDIR)$(PREFIX).
+## Installs the binary, TagLib's shim library (lib/aurender/), the manual page and the bash, zsh
+## and fish completions under $(DESTDIR)$(PREFIX).
 install: release-build
-	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MAN1DIR) $(BASH_COMPLETIONS_DIR) $(ZSH_COMPLETIONS_DIR) $(FISH_COMPLETIONS_DIR))
+	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MAN1DIR) $(BASH_COMPLETIONS_DIR) $(ZSH_COMPLETIONS_DIR) $(FISH_COMPLETIONS_DIR) $(AURENDER_LIBDIR))
 	install -m 755 .build/release/aurender $(DESTDIR)$(BINDIR)/aurender
+	install -m 644 .build/release/libAurenderTagLib.so $(DESTDIR)$(AURENDER_LIBDIR)/libAurenderTagLib.so
 	install -m 644 out/aurender.1 $(DESTDIR)$(MAN1DIR)/aurender.1
 	install -m 644 out/completions/aurender $(DESTDIR)$(BASH_COMPLETIONS_DIR)/aurender
 	install -m 644 out/completions/_aurender $(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_aurender
@@ -216,6 +220,7 @@ install: release-build
 ## Removes what `make install` installed (with the same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(AURENDER_LIBDIR) 2>/dev/null || true
 
 # The tools the checks below run, and the Debian packages that give them.
 INSTALL_CHECK_PACKAGES = man-db bash-completion

@@ -13,7 +13,9 @@ import Foundation
 /// not know, is ARCHITECTURE.md's code map. Each C library is a system-library target wrapped by
 /// one module that keeps its calls in one file; WebRTC's audio processing module, which is C++,
 /// has a C face, `CVoiceShim` (`CWebRTCAudioProcessing` carries its pkg-config flags);
-/// TagLib, C++ too, has `CTagShim` (`CTagLib` carries its pkg-config flags), wrapped by `AudioMetadata`.
+/// TagLib, C++ too, has `CTagShim` (`CTagLib` carries its pkg-config flags), built as the
+/// `AurenderTagLib` library that `AudioMetadata` opens on first use (`CTagShimInterface` gives it
+/// the shim's declarations alone), so a render that reads no tags never loads TagLib.
 /// `AudioNodes`' presets are embedded from `presets/` at build time by `EmbedPresetsPlugin`.
 ///
 /// FFmpeg's libraries are not linked: `CFFmpeg` gives their headers only (from the compiler's
@@ -30,6 +32,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Aurender", targets: ["Aurender"]),
+        // TagLib through its C shim, as a library the binary opens only when it reads or writes tags.
+        .library(name: "AurenderTagLib", type: .dynamic, targets: ["CTagShim"]),
         .executable(name: "aurender", targets: ["AurenderCLI"]),
     ],
     traits: [
@@ -133,7 +137,9 @@ let package = Package(
         .target(name: "SpatialAudio", dependencies: ["CMysofa", "FourierTransforms"]),
         .target(name: "PluginHost", dependencies: ["AudioGraph", "CLADSPA", "CLilv"]),
         .target(name: "VoiceProcessing", dependencies: ["AudioGraph", "Resampling", "CVoiceShim"]),
-        .target(name: "AudioMetadata", dependencies: ["CTagShim"]),
+        // The shim's declarations alone: AudioMetadata opens libAurenderTagLib.so on first use.
+        .systemLibrary(name: "CTagShimInterface"),
+        .target(name: "AudioMetadata", dependencies: ["CTagShimInterface"]),
         .executableTarget(name: "PresetEmbedder"),
         .executableTarget(name: "ManualPage"),
         // `bench/run.sh sketch`'s load: a minute of noise through a SignalSketcher, for callgrind.

@@ -10,7 +10,7 @@ fail() { echo "install-check: $*" >&2; exit 1; }
 make --no-print-directory install DESTDIR="$root" >/dev/null
 prefix=$root/usr/local
 expected="bin/aurender share/man/man1/aurender.1 share/bash-completion/completions/aurender share/zsh/site-functions/_aurender
-share/fish/vendor_completions.d/aurender.fish"
+share/fish/vendor_completions.d/aurender.fish lib/aurender/libAurenderTagLib.so"
 for file in $expected; do
     [ -f "$prefix/$file" ] || fail "make install did not install $file"
 done
@@ -23,7 +23,11 @@ wanted=$(for file in $expected; do echo "./usr/local/$file"; done | sort)
 if ldd "$prefix/bin/aurender" | grep -q libswift; then fail "bin/aurender needs the Swift runtime's shared libraries"; fi
 "$prefix/bin/aurender" -q --eq "Bass Booster" fixtures/music.wav "$root/music.wav"
 [ -s "$root/music.wav" ] || fail "the installed binary rendered nothing"
-rm "$root/music.wav"
+# It finds TagLib's shim in lib/aurender: a tag given is written, with no warning.
+warnings=$("$prefix/bin/aurender" -q --tag TITLE=Installed fixtures/music.wav "$root/music.flac" 2>&1)
+[ -z "$warnings" ] || fail "the installed binary warns: $warnings"
+"$prefix/bin/aurender" info "$root/music.flac" | grep -q "Installed" || fail "the installed binary wrote no tag"
+rm "$root/music.wav" "$root/music.flac"
 
 # man renders the installed page without a warning.
 page=$(MANWIDTH=80 man -l "$prefix/share/man/man1/aurender.1" 2>"$root/man-errors")
@@ -46,7 +50,7 @@ completions=$(XDG_DATA_DIRS="$prefix/share" BASH_COMPLETION_USER_DIR=/nonexisten
 [ "$completions" = $'Bass Booster\nBass Reducer' ] || fail "bash completes 'aurender --eq B' as: $completions"
 
 head -1 "$prefix/share/zsh/site-functions/_aurender" | grep -qx "#compdef aurender" || fail "_aurender is not a zsh completion function"
-grep -q "^complete -c 'aurender' " "$prefix/share/fish/vendor_completions.d/aurender.fish" || fail "aurender.fish completes nothing"
+grep -q "^complete -c 'aurender' " "$prefix/share/fish/vendor_completions.d/aurender.fish lib/aurender/libAurenderTagLib.so" || fail "aurender.fish completes nothing"
 
 make --no-print-directory uninstall DESTDIR="$root" >/dev/null
 left=$(cd "$root" && find . -type f)

@@ -24,18 +24,19 @@ mkdir -p "$work/debian" "$stage/DEBIAN"
 # What Debian's policy asks of a package's files: /usr, zsh's completions where Debian's packages
 # put them, a stripped binary, a compressed manual page, the copyright and changelog in its doc folder.
 make --no-print-directory install DESTDIR="$stage" PREFIX=/usr ZSH_COMPLETIONS_DIR=/usr/share/zsh/vendor-completions >/dev/null
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/aurender"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/aurender" \
+    "$stage/usr/lib/aurender/libAurenderTagLib.so"
 gzip -9n "$stage/usr/share/man/man1/aurender.1"
 install -d "$stage/usr/share/doc/aurender"
 install -m 644 "$debian/copyright" "$stage/usr/share/doc/aurender/copyright"
 gzip -9n <"$debian/changelog" >"$stage/usr/share/doc/aurender/changelog.gz"
 chmod 644 "$stage/usr/share/doc/aurender/changelog.gz"
 
-# Depends: the packages of the libraries the binary links (dpkg-shlibdeps reads debian/control
+# Depends: the packages of the libraries the binary and TagLib's shim link (dpkg-shlibdeps reads debian/control
 # from the folder it runs in). Recommends: those of FFmpeg's libraries, which the binary opens
 # with dlopen on first use, by the sonames of the headers it was built against.
 cp "$debian/control" "$debian/changelog" "$work/debian/"
-(cd "$work" && dpkg-shlibdeps -Tdebian/substvars -e"$stage/usr/bin/aurender")
+(cd "$work" && dpkg-shlibdeps -Tdebian/substvars -e"$stage/usr/bin/aurender" -e"$stage/usr/lib/aurender/libAurenderTagLib.so")
 recommends=()
 for library in avformat avcodec avutil; do
     file=$(readlink -f "/usr/lib/$multiarch/lib$library.so")

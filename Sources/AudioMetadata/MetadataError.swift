@@ -8,6 +8,8 @@ public struct MetadataError: Error, Equatable, Sendable, CustomStringConvertible
         case damaged
         /// Writing the tags into the file failed.
         case writeFailed
+        /// TagLib's shim library could not be opened (not installed beside the binary).
+        case unavailable
     }
 
     /// The file as the user named it.

@@ -1,5 +1,9 @@
 /// Reads a file's tags and pictures, and writes them into a finished output, through TagLib.
 public enum MetadataFile {
+    /// Why tags can be neither read nor written in this process (TagLib's shim library is not
+    /// installed beside the binary); nil when they can.
+    public static var unavailability: String? { TagLibFile.unavailability }
+
     /// The tags and pictures of the file at `path`, which is opened read-only and never
     /// written; empty when the file is of a format that holds no tags TagLib reads (AU, raw,
     /// CAF). Damaged tags are a `MetadataError` of kind `.damaged`.

@@ -3,31 +3,49 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CTagShim
+import CTagShimInterface
 
-/// Every call of TagLib's C shim (`CTagShim`): reading a file's tags and pictures by path,
-/// and replacing them in a file open for writing.
+/// Every call of TagLib's C shim (`CTagShim`, opened on first use as `TagShimLibrary`): reading
+/// a file's tags and pictures by path, and replacing them in a file open for writing.
 enum TagLibFile {
+    /// Why the shim cannot be opened, if it cannot: tags are then neither read nor written.
+    static var unavailability: String? {
+        if case .failure(let failure) = TagShimLibrary.shared { return failure.reason }
+        return nil
+    }
+
+    /// The opened shim, or the error that says why `path`'s tags were not read or written.
+    private static func library(path: String, failing what: String) throws(MetadataError) -> TagShimLibrary {
+        switch TagShimLibrary.shared {
+        case .success(let shim): return shim
+        case .failure(let failure): throw MetadataError(path: path, kind: .unavailable, reason: "\(what): \(failure.reason)")
+        }
+    }
+
     /// The metadata of the file at `path`, opened read-only; nil when TagLib knows no tag format
-    /// for it (the file is none of the formats that hold tags).
+    /// for it (the file is none of the formats that hold tags), or when its chunks show it holds
+    /// none (`TagPresence`: then TagLib is not loaded at all).
     static func read(path: String) throws(MetadataError) -> FileMetadata? {
+        guard TagPresence.mayHoldTags(path: path) else { return nil }
+        let shim = try library(path: path, failing: "tags not read")
         var status = TAGSHIM_OPENED
-        guard let file = tagshim_open_path(path, &status) else {
+        guard let file = shim.openPath(path, &status) else {
             switch status {
             case TAGSHIM_UNKNOWN_FORMAT: return nil
             case TAGSHIM_CANNOT_OPEN: throw MetadataError(path: path, kind: .cannotOpen, reason: "tags not read: the file cannot be opened")
             default: throw MetadataError(path: path, kind: .damaged, reason: "tags not read: TagLib finds them damaged")
             }
         }
-        defer { tagshim_close(file) }
-        return contents(of: file)
+        defer { shim.close(file) }
+        return contents(of: file, shim: shim)
     }
 
     /// Replaces the tags and pictures of the file open on `descriptor` (read and write; it stays
     /// open) with `metadata`, written as `format`, and gives what the file holds afterwards, read
     /// back from it. Errors name `path`.
     static func replace(with metadata: FileMetadata, descriptor: Int32, format: TagFormat, path: String) throws(MetadataError) -> FileMetadata {
-        let file = try open(descriptor: descriptor, format: format, path: path)
+        let shim = try library(path: path, failing: "tags not written")
+        let file = try open(descriptor: descriptor, format: format, path: path, shim: shim)
         let pairs = metadata.tags.pairs
         var keys = pairs.map { strdup($0.key) }, values = pairs.map { strdup($0.value) }
         defer { (keys + values).forEach { free($0) } }
@@ -38,24 +56,24 @@ enum TagLibFile {
                 values.withUnsafeMutableBufferPointer { values in
                     keys.withMemoryRebound(to: UnsafePointer<CChar>?.self) { keys in
                         values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                            tagshim_replace(file, keys.baseAddress, values.baseAddress, pairs.count, pictures.baseAddress, pictures.count)
+                            shim.replace(file, keys.baseAddress, values.baseAddress, pairs.count, pictures.baseAddress, pictures.count)
                         }
                     }
                 }
             }
         }
-        let saved = replaced == 0 && tagshim_save(file) == 0
-        tagshim_close(file)
+        let saved = replaced == 0 && shim.save(file) == 0
+        shim.close(file)
         guard saved else { throw MetadataError(path: path, kind: .writeFailed, reason: "writing the tags failed") }
-        let written = try open(descriptor: descriptor, format: format, path: path)
-        defer { tagshim_close(written) }
-        return contents(of: written, sharing: metadata.pictures)
+        let written = try open(descriptor: descriptor, format: format, path: path, shim: shim)
+        defer { shim.close(written) }
+        return contents(of: written, sharing: metadata.pictures, shim: shim)
     }
 
     /// Opens the file on `descriptor` as `format`.
-    private static func open(descriptor: Int32, format: TagFormat, path: String) throws(MetadataError) -> OpaquePointer {
+    private static func open(descriptor: Int32, format: TagFormat, path: String, shim: TagShimLibrary) throws(MetadataError) -> OpaquePointer {
         var status = TAGSHIM_OPENED
-        guard let file = tagshim_open_descriptor(descriptor, format.rawValue, &status) else {
+        guard let file = shim.openDescriptor(descriptor, format.rawValue, &status) else {
             throw MetadataError(path: path, kind: status == TAGSHIM_CANNOT_OPEN ? .cannotOpen : .damaged,
                                 reason: "tags not written: TagLib cannot open the output as \(format.name)")
         }
@@ -82,15 +100,15 @@ enum TagLibFile {
     /// The tags, pictures and unmapped names of an open file. A picture whose bytes are those of
     /// one of `known` shares that one's array rather than copying them (a cover read back after
     /// writing it is not held twice).
-    private static func contents(of file: OpaquePointer, sharing known: [Picture] = []) -> FileMetadata {
+    private static func contents(of file: OpaquePointer, sharing known: [Picture] = [], shim: TagShimLibrary) -> FileMetadata {
         var tags = Tags()
-        for index in 0..<tagshim_property_count(file) {
-            tags.append(String(cString: tagshim_property_value(file, index)), to: String(cString: tagshim_property_key(file, index)))
+        for index in 0..<shim.propertyCount(file) {
+            tags.append(String(cString: shim.propertyValue(file, index)), to: String(cString: shim.propertyKey(file, index)))
         }
         var pictures: [Picture] = []
-        for index in 0..<tagshim_picture_count(file) {
+        for index in 0..<shim.pictureCount(file) {
             var picture = tagshim_picture()
-            tagshim_picture_at(file, index, &picture)
+            shim.pictureAt(file, index, &picture)
             let bytes = UnsafeBufferPointer(start: picture.data, count: picture.size)
             let data = known.first { $0.data.count == bytes.count && $0.data.elementsEqual(bytes) }?.data ?? Array(bytes)
             pictures.append(Picture(kind: Picture.Kind(Int(picture.type)), mimeType: String(cString: picture.mime_type),
@@ -98,7 +116,109 @@ enum TagLibFile {
                                     dimensions: Picture.Dimensions(width: Int(picture.width), height: Int(picture.height),
                                                                    colourDepth: Int(picture.color_depth), colourCount: Int(picture.color_count))))
         }
-        let unmapped = (0..<tagshim_unsupported_count(file)).map { String(cString: tagshim_unsupported(file, $0)) }
+        let unmapped = (0..<shim.unsupportedCount(file)).map { String(cString: shim.unsupported(file, $0)) }
         return FileMetadata(tags: tags, pictures: pictures, unmapped: unmapped)
+    }
+}
+
+
+/// TagLib's C shim, opened on first use: `libAurenderTagLib.so` (the `AurenderTagLib` product,
+/// which links TagLib) beside the binary or in `../lib/aurender` from it.
+///
+/// Loading TagLib costs a process about 2.4 million instructions of dynamic linking (its C++
+/// symbols), as much as rendering 2 seconds of audio; opening it only when a file's tags are
+/// read or written keeps a render's start-up without it, as FFmpeg's libraries are kept.
+struct TagShimLibrary: @unchecked Sendable {
+    // @unchecked: the function pointers never change, and the shim's functions may be called
+    // from any thread on distinct files.
+    typealias OpenPath = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<tagshim_status>?) -> OpaquePointer?
+    typealias OpenDescriptor = @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeMutablePointer<tagshim_status>?) -> OpaquePointer?
+    typealias Close = @convention(c) (OpaquePointer?) -> Void
+    typealias Count = @convention(c) (OpaquePointer?) -> Int
+    typealias Text = @convention(c) (OpaquePointer?, Int) -> UnsafePointer<CChar>
+    typealias PictureAt = @convention(c) (OpaquePointer?, Int, UnsafeMutablePointer<tagshim_picture>?) -> Void
+    typealias Replace = @convention(c) (OpaquePointer?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafePointer<tagshim_picture>?, Int) -> Int32
+    typealias Save = @convention(c) (OpaquePointer?) -> Int32
+
+    let openPath: OpenPath
+    let openDescriptor: OpenDescriptor
+    let close: Close
+    let propertyCount: Count
+    let propertyKey: Text
+    let propertyValue: Text
+    let unsupportedCount: Count
+    let unsupported: Text
+    let pictureCount: Count
+    let pictureAt: PictureAt
+    let replace: Replace
+    let save: Save
+
+    /// The library's file name.
+    static let fileName = "libAurenderTagLib.so"
+
+    /// The shim, opened once for the process; or why it could not be (said in the warnings of
+    /// every file whose tags were not read or written).
+    static let shared: Result<TagShimLibrary, UnavailableShim> = open()
+
+    /// Why the shim could not be opened.
+    struct UnavailableShim: Error {
+        let reason: String
+    }
+
+    private static func open() -> Result<TagShimLibrary, UnavailableShim> {
+        let folders = executableFolder().map { [$0, $0 + "/../lib/aurender"] } ?? []
+        var failures: [String] = []
+        for folder in folders {
+            let path = folder + "/" + fileName
+            guard access(path, F_OK) == 0 else { continue }
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                failures.append(dlerror().map { String(cString: $0) } ?? path)
+                continue
+            }
+            if let library = TagShimLibrary(handle: handle) { return .success(library) }
+            failures.append("\(path) lacks the shim's functions")
+        }
+        return .failure(UnavailableShim(reason: failures.first
+            ?? "aurender's TagLib library \(fileName) is not installed beside the binary (\(folders.joined(separator: " or ")))"))
+    }
+
+    /// The folder of the running binary, from `/proc/self/exe`.
+    private static func executableFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+
+    private init?(handle: UnsafeMutableRawPointer) {
+        func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+            dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+        }
+        guard let openPath = symbol("tagshim_open_path", as: OpenPath.self),
+              let openDescriptor = symbol("tagshim_open_descriptor", as: OpenDescriptor.self),
+              let close = symbol("tagshim_close", as: Close.self),
+              let propertyCount = symbol("tagshim_property_count", as: Count.self),
+              let propertyKey = symbol("tagshim_property_key", as: Text.self),
+              let propertyValue = symbol("tagshim_property_value", as: Text.self),
+              let unsupportedCount = symbol("tagshim_unsupported_count", as: Count.self),
+              let unsupported = symbol("tagshim_unsupported", as: Text.self),
+              let pictureCount = symbol("tagshim_picture_count", as: Count.self),
+              let pictureAt = symbol("tagshim_picture_at", as: PictureAt.self),
+              let replace = symbol("tagshim_replace", as: Replace.self),
+              let save = symbol("tagshim_save", as: Save.self)
+        else { return nil }
+        self.openPath = openPath
+        self.openDescriptor = openDescriptor
+        self.close = close
+        self.propertyCount = propertyCount
+        self.propertyKey = propertyKey
+        self.propertyValue = propertyValue
+        self.unsupportedCount = unsupportedCount
+        self.unsupported = unsupported
+        self.pictureCount = pictureCount
+        self.pictureAt = pictureAt
+        self.replace = replace
+        self.save = save
     }
 }

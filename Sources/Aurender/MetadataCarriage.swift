@@ -102,6 +102,9 @@ public struct MetadataCarriage: Sendable {
             return MetadataLoss(path: path, dropping: metadata, because: [.au, .raw].contains(type)
                                 ? "\(name) holds no tags" : "aurender writes no tags into \(name) files")
         }
+        if let reason = MetadataFile.unavailability {
+            return metadata.isEmpty && metadata.unmapped.isEmpty ? nil : MetadataLoss(path: path, dropping: metadata, because: reason)
+        }
         do {
             let loss = try MetadataFile.write(metadata, toDescriptor: descriptor, as: format, path: path)
             return loss.isEmpty ? nil : loss

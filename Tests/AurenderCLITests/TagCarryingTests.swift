@@ -268,6 +268,26 @@ import Testing
         #expect(pictures.first?["description"] as? String == "Cover")
         #expect(pictures.first?["bytes"] as? Int == 69)
     }
+
+    @Test func withoutTagLibsLibraryTheAudioRendersAndTheTagsAreNamedAsNotCarried() throws {
+        let folder = try TemporaryFolder()
+        let tagged = folder.file("tagged.flac")
+        #expect(try aurender([fixture("music.wav"), tagged, "--tag", "TITLE=Kept"]).status == 0)
+        let lone = folder.file("aurender")
+        try FileManager.default.copyItem(atPath: aurenderPath, toPath: lone)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lone)
+        process.arguments = [tagged, folder.file("out.flac")]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(message.hasPrefix("aurender: \(tagged): tags not read: aurender's TagLib library libAurenderTagLib.so is not installed beside the binary ("),
+                "\(message)")
+        #expect(try samples(of: folder.file("out.flac")).samples == samples(of: tagged).samples, "the audio renders whole")
+    }
 }
 
 extension Dictionary {
