@@ -52,6 +52,7 @@ screenshots: deps
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps
 	swift build $(RELEASE_FLAGS) --product aurender
+	swift build $(RELEASE_FLAGS) --product AurenderTagLib
 	mkdir -p out
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
 	.build/release/aurender info --loudness out/music-bass-booster.wav
