@@ -225,7 +225,7 @@ uninstall:
 
 # The tools the checks below run, and the Debian packages that give them.
 INSTALL_CHECK_PACKAGES = man-db bash-completion
-DEB_PACKAGES = dpkg-dev lintian binutils
+DEB_PACKAGES = dpkg-dev lintian binutils patchelf
 CLUSTER_PACKAGES = slurm-wlm munge parallel python3
 # Installs the Debian packages $(2) unless every command in $(1) is found.
 define needs
@@ -242,7 +242,7 @@ install-check: release-build
 ## Builds the Debian package out/aurender_VERSION_ARCH.deb (dpkg-deb; Depends from dpkg-shlibdeps)
 ## and runs lintian on it, failing on any error.
 deb: release-build
-	$(call needs,dpkg-shlibdeps dpkg-gencontrol lintian strip,$(DEB_PACKAGES))
+	$(call needs,dpkg-shlibdeps dpkg-gencontrol lintian strip patchelf,$(DEB_PACKAGES))
 	packaging/make-deb.sh
 
 ## Installs the package with apt-get, renders a fixture with the installed command, removes it.
