@@ -6,7 +6,7 @@ APT_PACKAGES = libsndfile1-dev libflac-dev libvorbis-dev libopus-dev libogg-dev 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test tsan bench man docs pattern-rule-check fuzz fuzz-build fuzz-smoke corpus \
-	release-build install uninstall install-check deb deb-check cluster-check screenshots
+	release-build release-tagshim install uninstall install-check deb deb-check cluster-check screenshots
 
 # The release build that `make demo`, `make install` and `make deb` share: the Swift runtime linked
 # in (the binary runs where no Swift toolchain is installed), no $ORIGIN run path, and symbols
@@ -52,7 +52,7 @@ screenshots: deps
 ## Builds the release binary and renders the bundled fixture through the Bass Booster EQ.
 demo: deps
 	swift build $(RELEASE_FLAGS) --product aurender
-	swift build $(RELEASE_FLAGS) --product AurenderTagLib
+	$(MAKE) --no-print-directory release-tagshim
 	mkdir -p out
 	.build/release/aurender --eq "Bass Booster" fixtures/music.wav out/music-bass-booster.wav
 	.build/release/aurender info --loudness out/music-bass-booster.wav
@@ -191,6 +191,11 @@ ZSH_COMPLETIONS_DIR ?= $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # TagLib's shim, which the binary opens from ../lib/aurender (relative to itself) when it reads or writes tags.
 AURENDER_LIBDIR ?= $(PREFIX)/lib/aurender
+# The shim as installed: a plain C++ library, built from CTagShim's source by the toolchain's
+# clang++. SwiftPM's build of the AurenderTagLib product (what development builds and tests open)
+# is linked by the Swift driver, which makes it need Swift's runtime; the installed binary carries
+# that runtime statically and exports none of it, so the installed shim must need only TagLib.
+INSTALLED_TAGSHIM = out/lib/libAurenderTagLib.so
 INSTALLED_FILES = $(BINDIR)/aurender $(MAN1DIR)/aurender.1 $(BASH_COMPLETIONS_DIR)/aurender $(ZSH_COMPLETIONS_DIR)/_aurender \
 	$(FISH_COMPLETIONS_DIR)/aurender.fish $(AURENDER_LIBDIR)/libAurenderTagLib.so
 
@@ -199,20 +204,29 @@ INSTALLED_FILES = $(BINDIR)/aurender $(MAN1DIR)/aurender.1 $(BASH_COMPLETIONS_DI
 ## since it is sourced).
 release-build: deps
 	swift build $(RELEASE_FLAGS) --product aurender
-	swift build $(RELEASE_FLAGS) --product AurenderTagLib
 	swift build $(RELEASE_FLAGS) --product ManualPage
+	$(MAKE) --no-print-directory release-tagshim
 	$(call manual-page,.build/release)
 	mkdir -p out/completions
 	.build/release/aurender --generate-completion-script bash | sed '1{/^#!/d}' > out/completions/aurender
 	.build/release/aurender --generate-completion-script zsh > out/completions/_aurender
 	.build/release/aurender --generate-completion-script fish > out/completions/aurender.fish
 
+$(INSTALLED_TAGSHIM): Sources/CTagShim/TagShim.cpp Sources/CTagShim/include/TagShim.h
+	mkdir -p $(dir $@)
+	clang++ -std=c++17 -O2 -fPIC -shared -Wl,--as-needed -Wl,-z,now -Wl,-soname,libAurenderTagLib.so \
+		-ISources/CTagShim/include $$(pkg-config --cflags taglib) $< $$(pkg-config --libs taglib) -o $@
+
+# The installed shim, also placed beside the release binary, which opens it from its own folder.
+release-tagshim: $(INSTALLED_TAGSHIM)
+	install -m 644 $< .build/release/libAurenderTagLib.so
+
 ## Installs the binary, TagLib's shim library (lib/aurender/), the manual page and the bash, zsh
 ## and fish completions under $(DESTDIR)$(PREFIX).
 install: release-build
 	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MAN1DIR) $(BASH_COMPLETIONS_DIR) $(ZSH_COMPLETIONS_DIR) $(FISH_COMPLETIONS_DIR) $(AURENDER_LIBDIR))
 	install -m 755 .build/release/aurender $(DESTDIR)$(BINDIR)/aurender
-	install -m 644 .build/release/libAurenderTagLib.so $(DESTDIR)$(AURENDER_LIBDIR)/libAurenderTagLib.so
+	install -m 644 $(INSTALLED_TAGSHIM) $(DESTDIR)$(AURENDER_LIBDIR)/libAurenderTagLib.so
 	install -m 644 out/aurender.1 $(DESTDIR)$(MAN1DIR)/aurender.1
 	install -m 644 out/completions/aurender $(DESTDIR)$(BASH_COMPLETIONS_DIR)/aurender
 	install -m 644 out/completions/_aurender $(DESTDIR)$(ZSH_COMPLETIONS_DIR)/_aurender
@@ -225,7 +239,7 @@ uninstall:
 
 # The tools the checks below run, and the Debian packages that give them.
 INSTALL_CHECK_PACKAGES = man-db bash-completion
-DEB_PACKAGES = dpkg-dev lintian binutils patchelf
+DEB_PACKAGES = dpkg-dev lintian binutils
 CLUSTER_PACKAGES = slurm-wlm munge parallel python3
 # Installs the Debian packages $(2) unless every command in $(1) is found.
 define needs
@@ -242,7 +256,7 @@ install-check: release-build
 ## Builds the Debian package out/aurender_VERSION_ARCH.deb (dpkg-deb; Depends from dpkg-shlibdeps)
 ## and runs lintian on it, failing on any error.
 deb: release-build
-	$(call needs,dpkg-shlibdeps dpkg-gencontrol lintian strip patchelf,$(DEB_PACKAGES))
+	$(call needs,dpkg-shlibdeps dpkg-gencontrol lintian strip,$(DEB_PACKAGES))
 	packaging/make-deb.sh
 
 ## Installs the package with apt-get, renders a fixture with the installed command, removes it.

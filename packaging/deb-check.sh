@@ -31,6 +31,9 @@ files=$(dpkg -L aurender | while read -r path; do if [ -f "$path" ]; then echo "
 cmp -s "$work/music.wav" "$work/built.wav" || fail "the installed command's render differs from the build's"
 /usr/bin/aurender -q fixtures/ffmpeg/aac.m4a "$work/aac.wav"
 [ -s "$work/aac.wav" ] || fail "the installed command rendered no AAC through FFmpeg"
+warnings=$(/usr/bin/aurender -q --tag TITLE=Packaged fixtures/music.wav "$work/music.flac" 2>&1)
+[ -z "$warnings" ] || fail "the installed command warns: $warnings"
+/usr/bin/aurender info "$work/music.flac" | grep -q "Packaged" || fail "the installed command wrote no tag"
 [ "$(man -w aurender)" = /usr/share/man/man1/aurender.1.gz ] || fail "man finds the page at $(man -w aurender)"
 MANWIDTH=80 man aurender 2>/dev/null | grep -q "^AURENDER REPORT MERGE" || fail "man aurender does not show the installed page"
 for file in /usr/share/bash-completion/completions/aurender /usr/share/zsh/vendor-completions/_aurender \
@@ -42,5 +45,5 @@ $sudo apt-get remove -y -qq aurender >/dev/null
 installed=false
 left=$(while read -r path; do if [ -e "$path" ]; then echo "$path"; fi; done <<<"$files")
 [ -z "$left" ] || fail "apt-get remove left $left"
-echo "deb-check: apt-get installed ${packages[0]} ($(wc -l <<<"$files") files); /usr/bin/aurender rendered music.wav as the build does" \
-    "and aac.m4a through FFmpeg; man and the completions found; apt-get remove removed every file"
+echo "deb-check: apt-get installed ${packages[0]} ($(wc -l <<<"$files") files); /usr/bin/aurender rendered music.wav as the build does," \
+    "aac.m4a through FFmpeg and a tag through TagLib's shim; man and the completions found; apt-get remove removed every file"

@@ -21,6 +21,9 @@ wanted=$(for file in $expected; do echo "./usr/local/$file"; done | sort)
 
 # The binary runs and renders, here where the Swift toolchain is, and needs none of its libraries.
 if ldd "$prefix/bin/aurender" | grep -q libswift; then fail "bin/aurender needs the Swift runtime's shared libraries"; fi
+if ldd "$prefix/lib/aurender/libAurenderTagLib.so" | grep -q libswift; then
+    fail "lib/aurender/libAurenderTagLib.so needs the Swift runtime's shared libraries"
+fi
 "$prefix/bin/aurender" -q --eq "Bass Booster" fixtures/music.wav "$root/music.wav"
 [ -s "$root/music.wav" ] || fail "the installed binary rendered nothing"
 # It finds TagLib's shim in lib/aurender: a tag given is written, with no warning.

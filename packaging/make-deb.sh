@@ -26,9 +26,6 @@ mkdir -p "$work/debian" "$stage/DEBIAN"
 make --no-print-directory install DESTDIR="$stage" PREFIX=/usr ZSH_COMPLETIONS_DIR=/usr/share/zsh/vendor-completions >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/aurender" \
     "$stage/usr/lib/aurender/libAurenderTagLib.so"
-# The Swift driver that links TagLib's shim gives it a run path to the toolchain's libraries, which
-# the shim (C++, no Swift) never needs; Debian's policy forbids a custom one.
-patchelf --remove-rpath "$stage/usr/lib/aurender/libAurenderTagLib.so"
 gzip -9n "$stage/usr/share/man/man1/aurender.1"
 install -d "$stage/usr/share/doc/aurender"
 install -m 644 "$debian/copyright" "$stage/usr/share/doc/aurender/copyright"
