@@ -70,7 +70,7 @@ import Testing
         #expect(abs(20 * log10(peak) + 6) < 0.01, "the peak normalized to -6 dBFS, not \(20 * log10(peak))")
         let plan = try aurender(["g.json", "--dry-run"], in: folder.path)
         #expect(plan.output.contains("node    fade (fade in over 4410 frames, fade out over the last 44100 frames"), "\(plan.output)")
-        #expect(plan.output.contains("node    normalize (to -6 dBFS"), "\(plan.output)")
+        #expect(plan.output.contains("node    normalize (to -6.0 dBFS"), "\(plan.output)")
     }
 
     @Test(arguments: [
@@ -78,10 +78,10 @@ import Testing
         ("\"rawRate\": 44100", "", "graph: file 'in': a headerless file needs rawRate, rawChannels and rawBits together"),
         ("\"matrix\": \"1,0,0\"", "", "graph: file 'in': matrix takes 3 channels, but "),
         ("\"matrix\": \"1,x\"", "", "graph: file 'in': matrix: "),
-        ("\"start\": 3", "", "the excerpt starts at 3 s (132300 frames), at or past the input's end"),
+        ("\"start\": 3", "", "the excerpt starts at 3.0 s (132300 frames), at or past the input's end"),
         ("", "\"measure\": \"truePeak\"", "graph: output 'out': measure applies with normalize"),
         ("", "\"normalize\": -65, \"measure\": \"samplePeak\"", "graph: output 'out': normalize must be from -60 to 0 dBFS for samplePeak, not -65"),
-        ("", "\"normalize\": -10, \"overCeiling\": \"limit\", \"limit\": -0.5", "graph: output 'out': limit -0.5 dBTP is above the truePeak ceiling -1 dBTP"),
+        ("", "\"normalize\": -10, \"overCeiling\": \"limit\", \"limit\": -0.5", "graph: output 'out': limit -0.5 dBTP is above the truePeak ceiling -1.0 dBTP"),
     ] as [(String, String, String)])
     func aMistakeInTheEdgeFieldsNamesTheNodeAndWritesNothing(fileFields: String, outputFields: String, message: String) throws {
         let folder = try Self.folder()
