@@ -107,8 +107,8 @@ public struct GraphJob {
         return summary
     }
 
-    /// The normalization the output node asks for, if any.
-    private func outputNormalization() throws -> LoudnessNormalization? {
+    /// The loudness normalization the output node asks for (`normalize`), if any.
+    public func outputNormalization() throws -> LoudnessNormalization? {
         let entry = try outputNode(of: try checkedNodes()).entry
         return try normalization(entry.settings, output: entry.node.name)
     }
@@ -271,8 +271,8 @@ public struct GraphJob {
             }
             try graph.initialize()
             if ending.fadeIn > 0 || ending.fadeOut > 0, let reaching = outputNode?.streamFormat(scope: .input)?.sampleRate, reaching != rate {
-                throw bad("output '\(outputEntry.node.name)': its fades count at the graph's rate, \(RenderError.format(rate)) Hz, "
-                          + "but \(RenderError.format(reaching)) Hz reaches it; convert the rate in a file node instead")
+                throw bad("output '\(outputEntry.node.name)': its fades count at the graph's rate, \(Int(rate)) Hz, "
+                          + "but \(Int(reaching)) Hz reaches it; convert the rate in a file node instead")
             }
             eventLines = try scheduleEvents(on: graph, nodes: nodes, rate: rate)
         } catch let error as GraphError {

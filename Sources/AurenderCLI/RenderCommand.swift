@@ -191,7 +191,7 @@ struct RenderCommand: PositionalArgumentsValidating {
                 RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: (try? job.outputDestination.path) ?? input,
                              summary: summary, seconds: seconds,
                              options: RenderReport.Options(srcQuality: settings.resamplerQuality.name, ditherSeed: summary.dither?.seed),
-                             normalization: nil)
+                             normalization: try? job.outputNormalization())
             }
     }
 

@@ -71,6 +71,23 @@ import Testing
         let plan = try aurender(["g.json", "--dry-run"], in: folder.path)
         #expect(plan.output.contains("node    fade (fade in over 4410 frames, fade out over the last 44100 frames"), "\(plan.output)")
         #expect(plan.output.contains("node    normalize (to -6.0 dBFS"), "\(plan.output)")
+        let report = try aurender(["g.json", "--json"], in: folder.path)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(String(decoding: report.standardOutput, as: UTF8.self).contains("\"targetPeak\" : -6"), "the report names the target")
+    }
+
+    @Test func fadesAreRefusedWhereTheRateReachingTheOutputIsNotTheGraphs() throws {
+        let folder = try Self.folder()
+        try Data("""
+            {"nodes": [{"name": "in", "type": "file", "path": "steps.wav"}, {"name": "up", "type": "converter", "rate": 48000},
+                       {"name": "out", "type": "output", "path": "out.wav", "fadeIn": 1}],
+             "connections": [{"from": "in", "to": "up"}, {"from": "up", "to": "out"}]}
+            """.utf8).write(to: URL(fileURLWithPath: folder.file("g.json")))
+        let result = try aurender(["g.json"], in: folder.path)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("graph: output 'out': its fades count at the graph's rate, 44100 Hz, but 48000 Hz reaches it"),
+                "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
 
     @Test(arguments: [
