@@ -9,25 +9,28 @@ extension RenderJob {
     /// same bytes, given the same `RenderSettings` (resampler, dither, clipping), which are not the graph's.
     ///
     /// What a graph file cannot state yet is refused, naming it: nodes of a Swift program's own,
-    /// a last limiter's own release or lookahead, and a normalization's ceiling that the graph's
-    /// defaults would change.
+    /// a headerless input of an encoding other than PCM or float, a last limiter's own release or
+    /// lookahead, and a normalization's ceiling that the graph's defaults would change.
     public func graphDescription() throws -> GraphDescription {
         if makeProcessing != nil { throw RenderError.usage("\(input): a graph file cannot state nodes made by a closure yet") }
         let prepared = try prepare(readingAhead: false, pass: RenderPass(gain: nil))
         let made = Set(prepared.branches.flatMap(\.chain).map(\.name))
-        let nodes = [GraphDescription.Node(name: "input", type: "file", fields: fileFields())] + stages.filter { made.contains($0.name) }.map(\.node)
+        let nodes = [GraphDescription.Node(name: "input", type: "file", fields: try fileFields())] + stages.filter { made.contains($0.name) }.map(\.node)
             + [GraphDescription.Node(name: "output", type: "output", fields: try outputFields().merging(try finishingFields()) { $1 })]
         return GraphDescription(nodes: nodes, connections: zip(nodes, nodes.dropFirst()).map { .init(from: $0.name, to: $1.name) })
     }
 
     /// The file node's fields: its path, the rate, channels and matrix it is converted to, a
     /// headerless file's format, and the excerpt read.
-    private func fileFields() -> [String: SettingValue] {
+    private func fileFields() throws -> [String: SettingValue] {
         var fields: [String: SettingValue] = ["path": .text(input)]
         if let rate = options.format.sampleRate { fields["rate"] = .number(rate) }
         if let channels = options.format.channelCount { fields["channels"] = .number(Double(channels)) }
         if let matrix = options.channelMatrix { fields["matrix"] = .text(matrix.description) }
-        if let raw = options.rawInput, let bits = Self.bitsNames.first(where: { AudioEncoding.forBits($0) == raw.encoding }) {
+        if let raw = options.rawInput {
+            guard let bits = Self.bitsNames.first(where: { AudioEncoding.forBits($0) == raw.encoding }) else {
+                throw RenderError.usage("\(input): a graph file cannot state a headerless input of \(raw.encoding.name) yet")
+            }
             fields["rawRate"] = .number(Double(raw.sampleRate))
             fields["rawChannels"] = .number(Double(raw.channelCount))
             fields["rawBits"] = .text(bits)
