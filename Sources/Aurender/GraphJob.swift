@@ -7,8 +7,10 @@ import AudioFormats
 ///
 /// Every node is made through `NodeCatalogue` from its kind's description. Files whose rate
 /// differs from the graph's (the first mixer's, else the first file's) get a converter right
-/// after them, as do inputs with more channels than a mixer takes. Events land on their exact
-/// frame: the render splits slices there.
+/// after them (their channel `matrix` too), as do inputs with more channels than a mixer takes;
+/// a file node may read an excerpt or a headerless file (`GraphJob+EdgeFields.swift`). The output
+/// node's fades, normalization and limiter come between it and what feeds it, as a render's
+/// finishing does. Events land on their exact frame: the render splits slices there.
 public struct GraphJob {
     public var description: GraphDescription
     /// Where the description's paths lead: relative to the graph file's folder, and confined to
@@ -47,7 +49,7 @@ public struct GraphJob {
 
     /// The resolved graph, node by node and edge by edge, as text; events one line each.
     public func plan() throws -> String {
-        let built = try build(readingAhead: false)
+        let built = try build(readingAhead: false, pass: RenderPass(gain: PreparedRender.plannedGain(try outputNormalization())))
         var lines: [String] = []
         for (name, path, file) in built.files {
             lines.append("file    \(name): \(path), \(file.container.name), \(file.encoding.name), \(file.format.canonical), decoded by \(file.decoderName)")
@@ -67,7 +69,7 @@ public struct GraphJob {
 
     /// The resolved graph in Graphviz's dot language.
     public func dot() throws -> String {
-        let built = try build(readingAhead: false)
+        let built = try build(readingAhead: false, pass: RenderPass(gain: PreparedRender.plannedGain(try outputNormalization())))
         var lines = ["digraph aurender {", "  rankdir=LR;", "  node [shape=box, fontname=\"sans-serif\"];"]
         for (name, path, file) in built.files {
             lines.append("  \(RenderPlan.quoted(name)) [label=\(RenderPlan.quoted("\(path)\n\(file.encoding.name)")), shape=note];")
@@ -87,20 +89,28 @@ public struct GraphJob {
     }
 
     /// Renders, leaving either a complete output or none. A graph with `silence` nodes is
-    /// rendered first to measure where its audio lies, then again trimmed. A graph of one file
+    /// rendered first to measure where its audio lies, then again trimmed; one whose output
+    /// normalizes is measured, then rendered again with the gain, as a render is. A graph of one file
     /// carries that file's tags and pictures, as a render of the file does (so a plan renders the
     /// same bytes); a graph of several carries none, as a mix does. Settings that set, take or
     /// leave out tags are not stated by graph files yet, so they are refused.
     public func run() throws -> RenderJob.Summary {
         let output = try outputNode(of: try checkedNodes()).destination
+        let normalization = try outputNormalization()
         guard options.tags.isDefault else { throw RenderError.usage("\(output.path): a graph file's output carries no tags yet, so none can be set, taken or left out") }
         let inputs = inputPaths
-        var summary = try PreparedRender.render(output: output, settings: options, normalization: nil, inputs: inputs, subject: output.path,
+        var summary = try PreparedRender.render(output: output, settings: options, normalization: normalization, inputs: inputs, subject: output.path,
                                                 metadata: try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil)) { pass in
             try build(readingAhead: true, pass: pass).render
         }
         summary.shortfalls = opened.shortfalls
         return summary
+    }
+
+    /// The loudness normalization the output node asks for (`normalize`), if any.
+    public func outputNormalization() throws -> LoudnessNormalization? {
+        let entry = try outputNode(of: try checkedNodes()).entry
+        return try normalization(entry.settings, output: entry.node.name)
     }
 
     /// The files the graph reads, resolved against its folder.
@@ -177,16 +187,23 @@ public struct GraphJob {
 
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
-        var conversions: [String: (rate: Double?, channels: Int?)] = [:]
+        var conversions: [String: (rate: Double?, channels: Int?, matrix: ChannelMatrix?)] = [:]
         for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
-            conversions[entry.node.name] = (entry.settings.number("rate"), entry.settings.integer("channels"))
-            files.append((entry.node.name, path, try opened.decoder(index, for: path, forcing: options.decoder, salvaging: options.salvage)))
+            let reading = try fileReading(entry.settings, node: entry.node.name)
+            conversions[entry.node.name] = (entry.settings.number("rate"), entry.settings.integer("channels"), reading.matrix)
+            let whole = try opened.decoder(index, for: path, raw: reading.raw, forcing: options.decoder, salvaging: options.salvage)
+            if let matrix = reading.matrix, matrix.inputCount != whole.format.channelCount {
+                throw bad("file '\(entry.node.name)': matrix takes \(matrix.inputCount) channels, but \(path) has \(whole.format.channelCount)")
+            }
+            let file = try reading.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
+            files.append((entry.node.name, path, file))
         }
         guard !files.isEmpty else { throw bad("no node of type file") }
         try OutputRendering.refuseSameFile(inputs: files.map(\.path), output: outputPath)
         let mixerRate = checked.first { $0.kind.name == MixerNode.kind.name }?.settings.number("rate")
         let rate = mixerRate ?? conversions[files[0].name]?.rate ?? files[0].file.format.sampleRate
+        let ending = try finishing(outputEntry.settings, output: outputEntry.node.name, rate: rate)
 
         let graph = Graph()
         var nodes: [String: AudioNode] = [:]
@@ -205,9 +222,19 @@ public struct GraphJob {
                 nodes[entry.node.name] = made
                 order.append(made)
             }
+            // The output's finishing, between what feeds it and it: fades, normalize's gain, the limiter.
+            let finishingNodes = try OutputRendering.makeFades(ending, sampleRate: rate, totalFrames: nil, tails: OutputRendering.hasTail(order),
+                                                               input: outputPath.path, findingTheEnd: true)
+                + [pass.gain].compactMap { $0 } + [try ending.makeLimiter(name: "\(outputEntry.node.name) limiter")].compactMap { $0 }
+            for node in finishingNodes {
+                try graph.addNode(node)
+                order.append(node)
+            }
             for connection in description.connections {
                 let bus = connection.bus ?? 0
-                guard let destination = nodes[connection.to] else { continue }
+                let finishes = connection.to == outputEntry.node.name ? finishingNodes.first : nil
+                guard let destination = finishes ?? nodes[connection.to] else { continue }
+                let destinationName = finishes?.name ?? connection.to
                 if let source = files.first(where: { $0.name == connection.from }) {
                     let reading = OutputRendering.makeReader(source.file, input: source.path, readingAhead: readingAhead, settings: options)
                     readers.append(reading)
@@ -217,24 +244,36 @@ public struct GraphJob {
                     if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: conversion?.rate ?? rate,
                                                                           channelCount: conversion?.channels
                                                                               ?? (folds ? destination.streamFormat(scope: .output)?.channelCount : nil),
-                                                                          settings: options, name: "\(source.name) converter") {
+                                                                          matrix: conversion?.matrix, settings: options,
+                                                                          name: "\(source.name) converter") {
                         try graph.addNode(converter)
                         order.append(converter)
                         nodes[converter.name] = converter
                         try reader.attach(to: converter, in: graph)
                         try graph.connect(converter, to: destination, inputBus: bus)
                         edges.append((source.name, converter.name, 0))
-                        edges.append((converter.name, connection.to, bus))
+                        edges.append((converter.name, destinationName, bus))
                     } else {
                         try reader.attach(to: destination, bus: bus, in: graph)
-                        edges.append((source.name, connection.to, bus))
+                        edges.append((source.name, destinationName, bus))
                     }
                 } else if let source = nodes[connection.from] {
                     try graph.connect(source, to: destination, inputBus: bus)
-                    edges.append((connection.from, connection.to, bus))
+                    edges.append((connection.from, destinationName, bus))
+                }
+            }
+            if let outputNode {
+                for (source, destination) in zip(finishingNodes, Array(finishingNodes.dropFirst()) + [outputNode as AudioNode]) {
+                    try graph.connect(source, to: destination)
+                    edges.append((source.name, destination.name, 0))
+                    nodes[source.name] = source
                 }
             }
             try graph.initialize()
+            if ending.fadeIn > 0 || ending.fadeOut > 0, let reaching = outputNode?.streamFormat(scope: .input)?.sampleRate, reaching != rate {
+                throw bad("output '\(outputEntry.node.name)': its fades count at the graph's rate, \(Int(rate)) Hz, "
+                          + "but \(Int(reaching)) Hz reaches it; convert the rate in a file node instead")
+            }
             eventLines = try scheduleEvents(on: graph, nodes: nodes, rate: rate)
         } catch let error as GraphError {
             throw bad("\(error)")
@@ -377,5 +416,5 @@ public struct GraphJob {
     }
 
     /// A usage error about the graph file.
-    private func bad(_ message: String) -> RenderError { .usage("graph: " + message) }
+    func bad(_ message: String) -> RenderError { .usage("graph: " + message) }
 }

@@ -93,21 +93,24 @@ enum OutputRendering {
     }
 
     /// The fade nodes for the fades asked for, none when there are none. A fade-out needs the
-    /// length; `input` names the input in the refusal when it is unknown. After a chain that
-    /// rings on past its input (`tails`: a reverb's, a delay's, a convolution's or a plugin's
-    /// tail), the fade-out ends where the tail does, found as it comes (`EndFadeNode`).
+    /// length; `input` names the input in the refusal when it is unknown, unless `findingTheEnd`
+    /// (a graph file's output, whose length is not worked out ahead): the fade-out then ends where
+    /// the stream does, found as it comes (`EndFadeNode`, fading in too, with `FadeNode`'s gains for
+    /// a known length). After a chain that rings on past its input (`tails`: a reverb's, a delay's,
+    /// a convolution's or a plugin's tail), the fade-out ends where the tail does, found the same way.
     static func makeFades(_ options: FinishingOptions, sampleRate: Double, totalFrames: Int64?, tails: Bool = false,
-                          input: String) throws -> [AudioNode] {
+                          input: String, findingTheEnd: Bool = false) throws -> [AudioNode] {
         guard options.fadeIn > 0 || options.fadeOut > 0 else { return [] }
         let fadeIn = Int64((options.fadeIn * sampleRate).rounded()), fadeOut = Int64((options.fadeOut * sampleRate).rounded())
-        guard let totalFrames else {
-            if options.fadeOut > 0 {
-                throw RenderError.usage("\(input): a fade-out needs the input's length, and this stream does not state it")
-            }
-            return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)]
+        if totalFrames == nil, !findingTheEnd, options.fadeOut > 0 {
+            throw RenderError.usage("\(input): a fade-out needs the input's length, and this stream does not state it")
         }
-        guard tails, fadeOut > 0 else { return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: fadeOut, totalFrames: totalFrames)] }
-        return (fadeIn > 0 ? [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)] : []) + [EndFadeNode(fadeOutFrames: fadeOut)]
+        if tails, fadeOut > 0 {
+            return (fadeIn > 0 ? [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)] : []) + [EndFadeNode(fadeOutFrames: fadeOut)]
+        }
+        if let totalFrames, !findingTheEnd { return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: fadeOut, totalFrames: totalFrames)] }
+        if fadeOut > 0 { return [EndFadeNode(name: "fade", fadeInFrames: fadeIn, fadeOutFrames: fadeOut)] }
+        return [FadeNode(fadeInFrames: fadeIn, fadeOutFrames: 0, totalFrames: .max)]
     }
 
     /// Whether any node of `chain` rings on after its input, so the stream's length is known only at its end.

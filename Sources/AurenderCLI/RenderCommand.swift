@@ -79,9 +79,6 @@ struct RenderCommand: PositionalArgumentsValidating {
             if let flag = effectFlags.first { throw ValidationError("--chain states the whole processing; give \(flag) as a stage of it instead") }
             do { _ = try ChainSyntax.parse(chain) } catch { throw ValidationError("--chain \(error)") }
         }
-        if rendering.plan == .json, let flag = flagsAPlanCannotState.first {
-            throw ValidationError("--plan json: a graph file cannot state \(flag) yet; render without --plan json")
-        }
         if plugins.tail != nil, plugins.specs.isEmpty, !effects.hasTail {
             throw ValidationError("--tail needs --plugin, --delay, --reverb or --convolve")
         }
@@ -125,15 +122,6 @@ struct RenderCommand: PositionalArgumentsValidating {
         equalizer.flagsAGraphStates + plugins.flagsAGraphStates + effects.flagsAGraphStates
             + [(editing.gain != nil, "--gain"), (editing.trimSilence != nil, "--trim-silence"), (editing.silenceMargin != nil, "--silence-margin")]
                 .filter(\.0).map(\.1)
-    }
-
-    /// The flags given that a graph file cannot state yet, so `--plan json` refuses them.
-    var flagsAPlanCannotState: [String] {
-        let conversion = rendering.conversion, loudness = rendering.loudness
-        return [(editing.start != nil, "--start"), (editing.duration != nil, "--duration"), (editing.trim != nil, "--trim"),
-                (conversion.fadeIn != nil, "--fade-in"), (conversion.fadeOut != nil, "--fade-out"), (conversion.channelMap != nil, "--channel-map"),
-                (conversion.mixMatrix != nil, "--mix-matrix"), (conversion.codec != nil, "--codec"), (loudness.normalize != nil, "--normalize"),
-                (loudness.normalizePeak != nil, "--normalize-peak")].filter(\.0).map(\.1) + rawInput.flagsGiven
     }
 
     /// The hints for a render's messages: `--preamp` only applies with an EQ.
@@ -203,7 +191,7 @@ struct RenderCommand: PositionalArgumentsValidating {
                 RenderReport(version: AurenderVersion.string, inputs: job.inputPaths, output: (try? job.outputDestination.path) ?? input,
                              summary: summary, seconds: seconds,
                              options: RenderReport.Options(srcQuality: settings.resamplerQuality.name, ditherSeed: summary.dither?.seed),
-                             normalization: nil)
+                             normalization: try? job.outputNormalization())
             }
     }
 

@@ -33,6 +33,17 @@ import Testing
         #expect(rendered[9999] == 0)
     }
 
+    @Test(arguments: [(1, 4000, 3000), (7, 4000, 3000), (4096, 4000, 3000), (512, 15000, 12000), (4096, 0, 3000), (333, 2500, 0)])
+    func fadingBothWaysGivesTheSamplesAFadeNodeOfTheKnownLengthGives(sliceSize: Int, fadeIn: Int, fadeOut: Int) throws {
+        let held = try NodeHarness(node: EndFadeNode(fadeInFrames: Int64(fadeIn), fadeOutFrames: Int64(fadeOut)), channels: signal, sampleRate: 48000)
+            .render(sliceSize: sliceSize)
+        let known = try NodeHarness(node: FadeNode(fadeInFrames: Int64(fadeIn), fadeOutFrames: Int64(fadeOut), totalFrames: 20000),
+                                    channels: signal, sampleRate: 48000).render(sliceSize: 4096)
+        #expect(held == known, "fades of \(fadeIn) and \(fadeOut) frames, overlapping when they add up to more than 20000")
+        #expect(held != signal, "the fades changed the stream")
+        #expect(held[1][19999] == 0 || fadeOut == 0)
+    }
+
     @Test func renderingAllocatesNothing() throws {
         let (allocations, slices) = try steadyStateAllocations(sliceSize: 512) {
             try NodeHarness(node: EndFadeNode(fadeOutFrames: 4000), channels: signal, sampleRate: 48000)

@@ -8,8 +8,12 @@ import AudioGraph
 /// once more than `fadeOutFrames` frames follow it, or once the stream has ended, when the
 /// frames held are the last ones and take the ramp. The ramp is `FadeNode`'s (1 at the first
 /// frame of the fade, 0 at the last), it counts from the stream's first frame, so it lands on the
-/// same frames for any slice size. The ring is made at initialize: rendering allocates nothing.
+/// same frames for any slice size. It may fade in too, over its first `fadeInFrames`: a frame
+/// in both fades takes the smaller gain, as in `FadeNode`, so a stream of known length faded both
+/// ways comes out as `FadeNode` gives it. The ring is made at initialize: rendering allocates nothing.
 public final class EndFadeNode: AudioNode {
+    /// Frames the fade-in lasts (0: none).
+    public let fadeInFrames: Int64
     /// Frames the fade-out lasts.
     public let fadeOutFrames: Int64
 
@@ -21,13 +25,14 @@ public final class EndFadeNode: AudioNode {
     private var pulled: Int64 = 0, given: Int64 = 0
     private var inputEnded = false
 
-    public init(name: String = "fade out", fadeOutFrames: Int64) {
+    public init(name: String = "fade out", fadeInFrames: Int64 = 0, fadeOutFrames: Int64) {
+        self.fadeInFrames = max(0, fadeInFrames)
         self.fadeOutFrames = max(0, fadeOutFrames)
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
     }
 
     public override var planDetail: String? {
-        "fade out over the last \(fadeOutFrames) frames of the stream, its tail included (held back that long)"
+        (fadeInFrames > 0 ? "fade in over \(fadeInFrames) frames, " : "") + "fade out over the last \(fadeOutFrames) frames of the stream, its tail included (held back that long)"
     }
 
     /// The gain of frame `time` of a stream of `total` frames.
@@ -76,9 +81,12 @@ public final class EndFadeNode: AudioNode {
             output[channel].update(from: ring.list[channel] + start, count: first)
             if first < frames { (output[channel] + first).update(from: ring.list[channel], count: frames - first) }
         }
-        if inputEnded, given + Int64(frames) > pulled - fadeOutFrames {
+        let fadingOut = inputEnded && given + Int64(frames) > pulled - fadeOutFrames
+        if fadingOut || given < fadeInFrames {
             for frame in 0..<frames {
-                let gain = gain(at: given + Int64(frame), total: pulled)
+                let time = given + Int64(frame)
+                var gain: Float = time < fadeInFrames ? Float(time) / Float(fadeInFrames) : 1
+                if fadingOut { gain = min(gain, self.gain(at: time, total: pulled)) }
                 if gain < 1 { for channel in 0..<output.channelCount { output[channel][frame] *= gain } }
             }
         }

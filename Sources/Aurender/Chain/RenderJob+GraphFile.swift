@@ -2,52 +2,102 @@ import AudioFormats
 import AudioNodes
 
 extension RenderJob {
-    /// The render as a graph file: a `file` node (with the rate and channels it is converted to,
-    /// when they change) → the stages that make a node → the finishing limiter, as a `limiter`
-    /// stage → an `output` node with its container, bits and encoder fields. `GraphJob` renders it to the same bytes, given the same
-    /// `RenderSettings` (resampler, dither, clipping), which are not the graph's.
+    /// The render as a graph file: a `file` node (with the rate, channels and channel matrix it is
+    /// converted by, a headerless file's format and the excerpt read) → the stages that make a
+    /// node → an `output` node with its container, bits, codec and encoder fields and the
+    /// finishing: fades, loudness normalization and the last limiter. `GraphJob` renders it to the
+    /// same bytes, given the same `RenderSettings` (resampler, dither, clipping), which are not the graph's.
     ///
-    /// What a graph file cannot state yet is refused, naming it: an excerpt, fades, loudness
-    /// normalization, a headerless input, a channel matrix, a codec's bit depth, and
-    /// nodes of a Swift program's own.
+    /// What a graph file cannot state yet is refused, naming it: nodes of a Swift program's own,
+    /// a headerless input of an encoding other than PCM or float, a last limiter's own release or
+    /// lookahead, and a normalization's ceiling that the graph's defaults would change.
     public func graphDescription() throws -> GraphDescription {
-        let unstated = [(options.excerpt != nil, "an excerpt"), (options.finishing.fadeIn > 0 || options.finishing.fadeOut > 0, "fades"),
-                        (options.finishing.normalization != nil, "loudness normalization"),
-                        (options.rawInput != nil, "a headerless input's format"), (options.channelMatrix != nil, "a channel matrix"),
-                        (makeProcessing != nil, "nodes made by a closure")]
-        if let what = unstated.first(where: \.0)?.1 { throw RenderError.usage("\(input): a graph file cannot state \(what) yet") }
+        if makeProcessing != nil { throw RenderError.usage("\(input): a graph file cannot state nodes made by a closure yet") }
         let prepared = try prepare(readingAhead: false, pass: RenderPass(gain: nil))
         let made = Set(prepared.branches.flatMap(\.chain).map(\.name))
-        var file: [String: SettingValue] = ["path": .text(input)]
-        if let rate = options.format.sampleRate { file["rate"] = .number(rate) }
-        if let channels = options.format.channelCount { file["channels"] = .number(Double(channels)) }
-        var stages = stages.filter { made.contains($0.name) }
-        if let limiter = options.finishing.limiter {
-            stages.append(ChainStage("limiter", name: Self.name("limiter", freeOf: stages),
-                                     fields: ["ceiling": .number(limiter.ceiling), "release": .number(limiter.release),
-                                              "lookahead": .number(limiter.lookahead)]))
-        }
-        let nodes = [GraphDescription.Node(name: "input", type: "file", fields: file)] + stages.map(\.node)
-            + [GraphDescription.Node(name: "output", type: "output", fields: try outputFields())]
+        let nodes = [GraphDescription.Node(name: "input", type: "file", fields: try fileFields())] + stages.filter { made.contains($0.name) }.map(\.node)
+            + [GraphDescription.Node(name: "output", type: "output", fields: try outputFields().merging(try finishingFields()) { $1 })]
         return GraphDescription(nodes: nodes, connections: zip(nodes, nodes.dropFirst()).map { .init(from: $0.name, to: $1.name) })
     }
+
+    /// The file node's fields: its path, the rate, channels and matrix it is converted to, a
+    /// headerless file's format, and the excerpt read.
+    private func fileFields() throws -> [String: SettingValue] {
+        var fields: [String: SettingValue] = ["path": .text(input)]
+        if let rate = options.format.sampleRate { fields["rate"] = .number(rate) }
+        if let channels = options.format.channelCount { fields["channels"] = .number(Double(channels)) }
+        if let matrix = options.channelMatrix { fields["matrix"] = .text(matrix.description) }
+        if let raw = options.rawInput {
+            guard let bits = Self.bitsNames.first(where: { AudioEncoding.forBits($0) == raw.encoding }) else {
+                throw RenderError.usage("\(input): a graph file cannot state a headerless input of \(raw.encoding.name) yet")
+            }
+            fields["rawRate"] = .number(Double(raw.sampleRate))
+            fields["rawChannels"] = .number(Double(raw.channelCount))
+            fields["rawBits"] = .text(bits)
+        }
+        if let excerpt = options.excerpt {
+            fields["start"] = ChainStage.field(excerpt.start)
+            switch excerpt.end {
+            case .duration(let duration)?: fields["duration"] = ChainStage.field(duration)
+            case .at(let end)?: fields["end"] = ChainStage.field(end)
+            case nil: break
+            }
+        }
+        return fields
+    }
+
+    /// The output node's finishing fields: fades in seconds, the normalization's target, measure,
+    /// ceiling and policy, and the last limiter's ceiling.
+    private func finishingFields() throws -> [String: SettingValue] {
+        let finishing = options.finishing
+        var fields: [String: SettingValue] = [:]
+        if finishing.fadeIn > 0 { fields["fadeIn"] = .number(finishing.fadeIn) }
+        if finishing.fadeOut > 0 { fields["fadeOut"] = .number(finishing.fadeOut) }
+        if let normalization = finishing.normalization {
+            let measures: [LoudnessNormalization.Measure: String] = [.integratedLoudness: "loudness", .samplePeak: "samplePeak", .truePeak: "truePeak"]
+            fields["normalize"] = .number(normalization.target)
+            if normalization.measure != .integratedLoudness { fields["measure"] = .text(measures[normalization.measure]!) }
+            switch (normalization.measure, normalization.truePeakCeiling.isFinite) {
+            case (.truePeak, true), (.integratedLoudness, false):
+                throw RenderError.usage("\(input): a graph file cannot state this normalization's true-peak ceiling yet")
+            case (_, false): break
+            case (_, true): fields["truePeak"] = .number(normalization.truePeakCeiling)
+            }
+            if normalization.overCeiling != .refuse { fields["overCeiling"] = .text(normalization.overCeiling.rawValue) }
+        }
+        if let limiter = finishing.finalLimiter {
+            guard limiter.release == LimiterSettings(ceiling: 0).release, limiter.lookahead == LimiterSettings(ceiling: 0).lookahead else {
+                throw RenderError.usage("\(input): a graph file cannot state a last limiter's own release or lookahead yet")
+            }
+            if finishing.limiter != nil { fields["limit"] = .number(limiter.ceiling) }
+        }
+        return fields
+    }
+
+    /// The names a graph file gives sample encodings (`bits`, `rawBits`).
+    private static let bitsNames = ["8", "16", "24", "32", "float", "double"]
 
     /// The output node's fields: its path, and the container, bits and encoder settings chosen.
     private func outputFields() throws -> [String: SettingValue] {
         var fields: [String: SettingValue] = ["path": .text(output.path)]
         let choice = options.format
         var implied: AudioEncoding?
+        let codec = choice.encoding.flatMap { [AudioEncoding.aac, .alac, .alac24].contains($0) ? $0 : nil }
         if let container = choice.container {
             let names = ["wav", "wavex", "aiff", "au", "raw", "w64", "rf64", "flac", "caf", "ogg", "opus", "mp3", "m4a"]
             guard let name = names.first(where: { name in
-                AudioContainer.named(name).map { $0.container == container && ($0.encoding == nil || $0.encoding == choice.encoding) } ?? false
+                AudioContainer.named(name).map { named in
+                    named.container == container && (named.encoding == nil || named.encoding == choice.encoding || (codec != nil && named.encoding == .aac))
+                } ?? false
             }) else { throw RenderError.usage("\(output.path): a graph file cannot state the container \(container.identifier) yet") }
             fields["container"] = .text(name)
             implied = AudioContainer.named(name)?.encoding
         }
-        if let encoding = choice.encoding, encoding != implied {
-            let bits = ["8", "16", "24", "32", "float", "double"]
-            guard !choice.pinsBitDepth, let written = bits.first(where: { AudioEncoding.forBits($0) == encoding }) else {
+        if let codec {
+            fields["codec"] = .text(codec == .aac ? "aac" : "alac")
+            if choice.pinsBitDepth { fields["bits"] = .text(codec == .alac24 ? "24" : "16") }
+        } else if let encoding = choice.encoding, encoding != implied {
+            guard !choice.pinsBitDepth, let written = Self.bitsNames.first(where: { AudioEncoding.forBits($0) == encoding }) else {
                 throw RenderError.usage("\(output.path): a graph file cannot state the encoding \(encoding.name) yet")
             }
             fields["bits"] = .text(written)
