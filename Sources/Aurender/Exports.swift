@@ -1,4 +1,5 @@
 @_exported import AudioDSP
+@_exported import AudioFiles
 @_exported import AudioFormats
 @_exported import AudioGraph
 @_exported import AudioMetadata
