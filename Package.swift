@@ -183,6 +183,7 @@ let package = Package(
                                                                   "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
+        .testTarget(name: "AurenderTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal", "BrowserSupport"]),
         .testTarget(name: "BrowserSupportTests", dependencies: ["BrowserSupport", "TestSupport"]),
     ],
