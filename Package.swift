@@ -29,6 +29,10 @@ let package = Package(
     name: "aurender",
     platforms: [.macOS(.v15)],
     products: [
+        // The public API, three layers deep (ARCHITECTURE.md, "Public API"): the graph alone, the units
+        // with their kernels and the files they read and write, and the jobs. Other modules are internal.
+        .library(name: "AudioGraph", targets: ["AudioGraph"]),
+        .library(name: "AudioNodes", targets: ["AudioNodes", "AudioDSP", "AudioFiles", "AudioFormats"]),
         .library(name: "Aurender", targets: ["Aurender"]),
         .executable(name: "aurender", targets: ["AurenderCLI"]),
     ],
@@ -148,11 +152,11 @@ let package = Package(
                            "FourierTransforms", "SpatialAudio"],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "AudioFiles", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio", "AudioMetadata"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "AudioFiles", "Resampling", "Loudness", "AudioNodes",
+                                                 "PluginHost", "SignalAnalysis", "SpatialAudio", "AudioMetadata"]),
         .executableTarget(
             name: "AurenderCLI",
-            dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Aurender", "PluginHost", "VoiceProcessing", "SpatialAudio", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "MallocCounter", path: "Tests/MallocCounter"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),

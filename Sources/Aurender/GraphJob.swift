@@ -3,6 +3,7 @@ import AudioFiles
 import AudioGraph
 import AudioNodes
 import AudioFormats
+import PluginHost
 
 /// Renders a `GraphDescription`: what `aurender render GRAPH.json` does.
 ///
