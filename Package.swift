@@ -24,13 +24,17 @@ import Foundation
 /// puts that tenant in the registry; `--disable-default-traits` builds without it.
 ///
 /// A new decoder adds a system-library target and a tenant target (a dependency of
-/// `AudioNodes`); a new resampler engine adds a system-library target to `Resampling`'s
+/// `AudioFiles`); a new resampler engine adds a system-library target to `Resampling`'s
 /// dependencies. A new node kind needs nothing here, unless it wraps a C library of its own:
 /// then a system-library target and a module holding the wrapper, as `TimeStretching` does.
 let package = Package(
     name: "aurender",
     platforms: [.macOS(.v15)],
     products: [
+        // The public API, three layers deep (ARCHITECTURE.md, "Public API"): the graph alone, the units
+        // with their kernels and the files they read and write, and the jobs. Other modules are internal.
+        .library(name: "AudioGraph", targets: ["AudioGraph"]),
+        .library(name: "AudioNodes", targets: ["AudioNodes", "AudioDSP", "AudioFiles", "AudioFormats"]),
         .library(name: "Aurender", targets: ["Aurender"]),
         // TagLib through its C shim, as a library the binary opens only when it reads or writes tags.
         .library(name: "AurenderTagLib", type: .dynamic, targets: ["CTagShim"]),
@@ -146,17 +150,19 @@ let package = Package(
         .executableTarget(name: "SketchBenchmark", dependencies: ["AudioGraph", "SignalAnalysis"], path: "bench/SketchBenchmark"),
         .plugin(name: "EmbedPresetsPlugin", capability: .buildTool(), dependencies: ["PresetEmbedder"],
                 path: "Sources/EmbedPresetsPlugin"),
+        .target(name: "AudioFiles", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats",
+                                                   "OpusFormats", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))]),
         .target(
             name: "AudioNodes",
-            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "SoundFile", "FLACFormats", "Mpg123Formats", "VorbisFormats", "OpusFormats", "Resampling",
-                           "TimeStretching", "PluginHost", "VoiceProcessing", "FourierTransforms", "SpatialAudio", .target(name: "FFmpegFormats", condition: .when(traits: ["FFmpeg"]))],
+            dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "AudioFiles", "Resampling", "TimeStretching", "PluginHost", "VoiceProcessing",
+                           "FourierTransforms", "SpatialAudio"],
             plugins: ["EmbedPresetsPlugin"]
         ),
-        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "Resampling", "TimeStretching", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "VoiceProcessing", "SpatialAudio", "AudioMetadata"]),
+        .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "AudioFiles", "Resampling", "Loudness", "AudioNodes",
+                                                 "PluginHost", "SignalAnalysis", "SpatialAudio", "AudioMetadata"]),
         .executableTarget(
             name: "AurenderCLI",
-            dependencies: ["Aurender", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Aurender", "PluginHost", "VoiceProcessing", "SpatialAudio", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "MallocCounter", path: "Tests/MallocCounter"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -166,13 +172,13 @@ let package = Package(
         .target(name: "BrowserSupport", dependencies: ["CZlib"], path: "Tests/BrowserSupport"),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "MallocCounter", "GraphTestSupport"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "MallocCounter", "TestSupport"]),
-        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioNodes", "SoundFile", "TestSupport"]),
+        .testTarget(name: "AudioFormatsTests", dependencies: ["AudioFormats", "AudioFiles", "SoundFile", "TestSupport"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "TestSupport"]),
         .testTarget(name: "FLACFormatsTests", dependencies: ["FLACFormats", "AudioFormats", "SoundFile", "MallocCounter", "TestSupport"]),
         .testTarget(name: "VorbisFormatsTests", dependencies: ["VorbisFormats", "AudioFormats", "TestSupport"]),
         .testTarget(name: "OpusFormatsTests", dependencies: ["OpusFormats", "AudioFormats", "TestSupport"]),
-        .testTarget(name: "Mpg123FormatsTests", dependencies: ["Mpg123Formats", "AudioFormats", "AudioNodes", "MallocCounter", "TestSupport"]),
-        .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioNodes", "VorbisFormats", "TestSupport"]),
+        .testTarget(name: "Mpg123FormatsTests", dependencies: ["Mpg123Formats", "AudioFormats", "AudioFiles", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "FFmpegFormatsTests", dependencies: ["FFmpegFormats", "AudioFormats", "AudioFiles", "VorbisFormats", "TestSupport"]),
         .testTarget(name: "ResamplingTests", dependencies: ["Resampling", "TestSupport"]),
         .testTarget(name: "TimeStretchingTests", dependencies: ["TimeStretching", "MallocCounter", "TestSupport"]),
         .testTarget(name: "FourierTransformsTests", dependencies: ["FourierTransforms", "CAudioKernels", "MallocCounter", "TestSupport"]),
@@ -181,11 +187,13 @@ let package = Package(
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "TestSupport"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis", "AudioGraph", "CAudioKernels", "FourierTransforms", "Loudness",
                                                                 "MallocCounter"]),
-        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "FourierTransforms", "MallocCounter", "TestSupport", "GraphTestSupport"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioFormats", "AudioGraph", "AudioDSP", "SoundFile", "MallocCounter", "TestSupport"]),
+        .testTarget(name: "AudioNodesTests", dependencies: ["AudioNodes", "AudioFiles", "AudioDSP", "Resampling", "Loudness", "TimeStretching", "FourierTransforms", "MallocCounter", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "VoiceProcessingTests", dependencies: ["VoiceProcessing", "AudioGraph", "Resampling", "MallocCounter", "TestSupport",
                                                                   "GraphTestSupport"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioNodes", "AudioGraph", "TestSupport", "GraphTestSupport"]),
         .testTarget(name: "DocumentationTests", dependencies: ["Aurender", "TestSupport"]),
+        .testTarget(name: "AurenderTests", dependencies: ["Aurender", "TestSupport"]),
         .testTarget(name: "AurenderCLITests", dependencies: ["AurenderCLI", "Aurender", "TestSupport", "PseudoTerminal", "BrowserSupport"]),
         .testTarget(name: "BrowserSupportTests", dependencies: ["BrowserSupport", "TestSupport"]),
     ],
@@ -200,7 +208,7 @@ if ProcessInfo.processInfo.environment["AURENDER_FUZZ"] != nil {
     for harness in ["FuzzDecoders", "FuzzGraphFiles", "FuzzPresets", "FuzzArguments"] {
         package.targets.append(.executableTarget(
             name: harness,
-            dependencies: ["FuzzSupport", "Aurender", "AudioGraph", "AudioNodes", "AudioFormats", "AudioDSP"],
+            dependencies: ["FuzzSupport", "Aurender", "AudioGraph", "AudioFiles", "AudioNodes", "AudioFormats", "AudioDSP"],
             path: "Sources/FuzzHarnesses/\(harness)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]

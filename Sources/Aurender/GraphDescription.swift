@@ -1,3 +1,4 @@
+import AudioFormats
 import AudioGraph
 import AudioNodes
 import FoundationEssentials

@@ -1,7 +1,9 @@
 import AudioDSP
+import AudioFiles
 import AudioGraph
 import AudioNodes
 import AudioFormats
+import PluginHost
 
 /// Renders a `GraphDescription`: what `aurender render GRAPH.json` does.
 ///

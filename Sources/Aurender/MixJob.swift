@@ -1,4 +1,5 @@
 import AudioDSP
+import AudioFiles
 import AudioGraph
 import AudioNodes
 import AudioFormats

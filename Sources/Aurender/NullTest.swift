@@ -1,3 +1,4 @@
+import AudioFiles
 import AudioFormats
 import SignalAnalysis
 

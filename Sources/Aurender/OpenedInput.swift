@@ -1,3 +1,4 @@
+import AudioFiles
 import AudioFormats
 
 /// A job's inputs, each opened on first use and reused after: from its start again when it can

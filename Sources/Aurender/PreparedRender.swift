@@ -1,7 +1,9 @@
 import AudioDSP
+import AudioFiles
 import AudioGraph
 import AudioNodes
 import AudioFormats
+import Loudness
 
 /// An initialized graph ready to render into one output, with what the output needs to know:
 /// what `RenderJob` and `MixJob` build, and plan or run the same way.

@@ -1,3 +1,4 @@
+import AudioFiles
 import FoundationEssentials
 
 /// A job that renders one output: a single file, a mix or a graph file. What a front end needs

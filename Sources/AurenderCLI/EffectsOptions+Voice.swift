@@ -1,6 +1,7 @@
 import ArgumentParser
 import Aurender
 import FoundationEssentials
+import VoiceProcessing
 
 /// `--denoise [LEVEL]`, `--agc [TARGET_DBFS]` and `--echo-reference FAR_FILE`: one voice node
 /// (WebRTC's audio processing) right after the input's conversion, before everything else, so it

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Aurender
+import PluginHost
 
 /// The hints a command adds to the library's messages: each names only flags the command has.
 enum CommandHints {

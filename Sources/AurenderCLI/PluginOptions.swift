@@ -1,5 +1,6 @@
 import ArgumentParser
 import Aurender
+import PluginHost
 
 /// The options that put LADSPA and LV2 plugins into the render: `--plugin`, `--plugin-after-eq`, `--tail`
 /// (which the delay, the reverb and the convolution follow too; the render command checks it applies).

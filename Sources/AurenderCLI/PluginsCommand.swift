@@ -1,6 +1,7 @@
 import ArgumentParser
 import Aurender
 import FoundationEssentials
+import PluginHost
 
 /// `aurender plugins`: lists the installed LADSPA and LV2 plugins with their ports.
 struct PluginsCommand: ParsableCommand {

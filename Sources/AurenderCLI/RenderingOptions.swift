@@ -1,5 +1,6 @@
 import ArgumentParser
 import Aurender
+import SpatialAudio
 
 /// The options of every command that renders into an output (`render`, its batches and graph
 /// files, and `mix`): the output's container and encoding, what clipping does, its durability, a

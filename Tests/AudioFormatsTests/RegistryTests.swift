@@ -1,5 +1,5 @@
+import AudioFiles
 import AudioFormats
-import AudioNodes
 import Foundation
 import SoundFile
 import Testing

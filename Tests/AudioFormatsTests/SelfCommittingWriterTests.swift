@@ -1,6 +1,6 @@
+import AudioFiles
 import AudioFormats
 import AudioGraph
-import AudioNodes
 import Foundation
 import Testing
 import TestSupport

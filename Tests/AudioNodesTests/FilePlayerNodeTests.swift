@@ -1,3 +1,4 @@
+import AudioFiles
 import AudioGraph
 import AudioNodes
 import Foundation

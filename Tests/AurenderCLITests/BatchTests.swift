@@ -159,4 +159,19 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(outputs(folder.file("out")) == ["music-master.flac", "speech-master.flac"])
     }
+
+    @Test func aFolderBatchTakesFormatsOnlyFFmpegReads() throws {
+        let folder = try TemporaryFolder()
+        try touch(folder.file("in/x"))
+        for name in ["aac.m4a", "wavpack.wv"] {
+            try FileManager.default.copyItem(atPath: fixture("ffmpeg/" + name), toPath: folder.file("in/" + name))
+        }
+        let result = try aurender(["-o", folder.file("out"), folder.file("in"), "--type", "flac", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try samples(of: folder.file("out/aac.flac")).samples.count == 44_100)
+        #expect(try aurender([fixture("ffmpeg/wavpack.wv"), folder.file("single.wav")]).status == 0)
+        let single = try samples(of: folder.file("single.wav")).samples
+        let batched = try samples(of: folder.file("out/wavpack.flac")).samples
+        #expect(single.count > 0 && batched == single, "as a single render decodes it")
+    }
 }

@@ -1,5 +1,5 @@
+import AudioFiles
 import AudioFormats
-import AudioNodes
 import FFmpegFormats
 import Foundation
 import Testing

@@ -29,3 +29,9 @@ public let packageRoot: String = {
 
 /// The path of a fixture file.
 public func fixture(_ name: String) -> String { packageRoot + "/fixtures/" + name }
+
+/// Writes a one-byte file at `path`, making the folders it needs: a file that is there but holds no audio.
+public func touch(_ path: String) throws {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data([1]).write(to: URL(fileURLWithPath: path))
+}

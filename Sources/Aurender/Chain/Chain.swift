@@ -1,4 +1,5 @@
 import AudioDSP
+import AudioFiles
 import AudioNodes
 
 /// A chain of effects in the order given, as Swift values: what `--chain` states as text.

@@ -1,7 +1,7 @@
 // libFuzzer harness: arbitrary bytes as an input file, opened through the standard format
 // registry (libsndfile, then FFmpeg for what it cannot read) and decoded to the end.
+import AudioFiles
 import AudioFormats
-import AudioNodes
 import FuzzSupport
 #if canImport(Glibc)
 import Glibc

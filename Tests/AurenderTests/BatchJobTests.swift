@@ -5,11 +5,6 @@ import Testing
 
 /// The library's batch: naming, collisions, skipping and ordered outcomes, without the command.
 @Suite struct BatchJobTests {
-    func touch(_ path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data([1]).write(to: URL(fileURLWithPath: path))
-    }
-
     @Test func outputsAreNamedAfterTheirInputsInFolderOrder() throws {
         let folder = try TemporaryFolder()
         for name in ["in/b.wav", "in/a.flac", "in/notes.txt", "in/sub/c.aiff", "in/.hidden.wav", "in/d.m4a", "in/e.WV"] {
@@ -53,20 +48,5 @@ import Testing
         }
         #expect(first == folder.file("out/1.wav") && last == folder.file("out/4.wav"))
         #expect(error is Refused)
-    }
-
-    @Test func aFolderBatchTakesFormatsOnlyFFmpegReads() throws {
-        let folder = try TemporaryFolder()
-        try touch(folder.file("in/x"))
-        for name in ["aac.m4a", "wavpack.wv"] {
-            try FileManager.default.copyItem(atPath: fixture("ffmpeg/" + name), toPath: folder.file("in/" + name))
-        }
-        let result = try aurender(["-o", folder.file("out"), folder.file("in"), "--type", "flac", "--quiet"])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(try samples(of: folder.file("out/aac.flac")).samples.count == 44_100)
-        #expect(try aurender([fixture("ffmpeg/wavpack.wv"), folder.file("single.wav")]).status == 0)
-        let single = try samples(of: folder.file("single.wav")).samples
-        let batched = try samples(of: folder.file("out/wavpack.flac")).samples
-        #expect(single.count > 0 && batched == single, "as a single render decodes it")
     }
 }

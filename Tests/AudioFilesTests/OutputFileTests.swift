@@ -1,4 +1,4 @@
-@testable import AudioNodes
+@testable import AudioFiles
 import AudioFormats
 import Foundation
 import TestSupport

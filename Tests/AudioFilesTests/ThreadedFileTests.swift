@@ -1,7 +1,7 @@
 import AudioDSP
+@testable import AudioFiles
 import AudioFormats
 import AudioGraph
-@testable import AudioNodes
 import Foundation
 import MallocCounter
 import SoundFile

@@ -1,7 +1,7 @@
 import AudioDSP
+import AudioFiles
 import AudioFormats
 import AudioGraph
-import AudioNodes
 import Foundation
 import MallocCounter
 import SoundFile

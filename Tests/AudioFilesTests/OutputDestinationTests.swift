@@ -1,4 +1,4 @@
-import AudioNodes
+import AudioFiles
 import Foundation
 import TestSupport
 import Testing
