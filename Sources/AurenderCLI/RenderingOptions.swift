@@ -126,10 +126,11 @@ struct RenderingOptions: ParsableArguments {
     /// How to show the job instead of rendering it, if asked: `--plan`, or `--dry-run` as text.
     var planStyle: PlanStyle? { plan ?? (dryRun ? .text : nil) }
 
-    /// The output's container and encoding (`--type`, `--bits`) and the conversions asked for.
+    /// The output's container and encoding (`--type`, `--bits`) and the conversions asked for; a
+    /// codec given (`--codec alac`) takes the place of the one the type implies (`m4a`: AAC).
     func apply(to format: inout OutputFormatChoice) throws {
         format.container = type?.type
-        format.encoding = bits?.encoding ?? type?.encoding
+        format.encoding = bits?.encoding ?? (conversion.codec == nil ? type?.encoding : nil)
         try conversion.apply(to: &format)
     }
 

@@ -164,7 +164,7 @@ import Testing
 
     @Test(arguments: [
         ("in.wav", "out.m4a", ["--codec", "alac"]), ("in.wav", "out.m4a", ["--codec", "alac", "--bits", "24"]),
-        ("in.wav", "out.m4a", ["--codec", "aac", "--bitrate", "128k"]),
+        ("in.wav", "out.m4a", ["--codec", "aac", "--bitrate", "128k"]), ("in.wav", "out.audio", ["--type", "m4a", "--codec", "alac"]),
         ("in.raw", "out.wav", ["--input-type", "raw", "--input-rate", "44100", "--input-channels", "2", "--input-bits", "16"]),
         ("in.raw", "out.flac", ["--input-type", "raw", "--input-rate", "44100", "--input-channels", "2", "--input-bits", "16",
                                 "--start", "1", "--fade-out", "1", "--mix-matrix", "0.5,0.5"]),

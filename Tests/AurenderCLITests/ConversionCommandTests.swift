@@ -110,6 +110,19 @@ import Testing
         #expect(try samples(of: folder.file("alac.wav")).samples == samples(of: folder.file("in.wav")).samples)
     }
 
+    /// `--type m4a` names the container and `--codec alac` its codec: the codec takes the place
+    /// of the AAC the type implies, for an output whose name tells no container.
+    @Test func aTypeAndACodecTogetherGiveThatCodec() throws {
+        let folder = try TemporaryFolder()
+        let sine = Signal.sine(frequency: 440, sampleRate: 44_100, frames: 4_410).map { Int16(($0 * 32_767).rounded()) }
+        try WaveFile.write(WaveFile.bytes(channels: 1, sampleRate: 44_100, data: WaveFile.pcm16(sine)), to: folder.file("in.wav"))
+        let alac = try aurender([folder.file("in.wav"), folder.file("out.audio"), "--type", "m4a", "--codec", "alac"])
+        #expect(alac.status == 0, "\(alac.standardError)")
+        #expect(try aurender(["info", folder.file("out.audio")]).output.contains("ALAC"))
+        #expect(try aurender([folder.file("out.audio"), folder.file("back.wav")]).status == 0)
+        #expect(try samples(of: folder.file("back.wav")).samples == samples(of: folder.file("in.wav")).samples)
+    }
+
     /// ALAC follows the source's resolution (24 bits from a 24-bit WAV) unless `--bits` pins
     /// 16 or 24, and decodes back to the same samples; other depths, and `--bits` with AAC, are refused.
     @Test func alacKeepsATwentyFourBitSourceUnlessToldSixteen() throws {
