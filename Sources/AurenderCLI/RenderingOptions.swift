@@ -69,7 +69,7 @@ struct RenderingOptions: ParsableArguments {
         """)
     var fsync = false
 
-    @Flag(help: "Write no tags or pictures into the output (a render keeps its input's by default), and say nothing of them.")
+    @Flag(help: "Write no tags, pictures, bext, iXML or markers into the output (a render keeps its input's by default), and say nothing of them.")
     var noTags = false
 
     @Option(name: .customLong("tag"), help: ArgumentHelp(
@@ -78,7 +78,7 @@ struct RenderingOptions: ParsableArguments {
         valueName: "key=value"))
     var tag: [TagArgument] = []
 
-    @Option(help: ArgumentHelp("Take the output's tags and pictures from this file rather than the input (a mix takes none without it).",
+    @Option(help: ArgumentHelp("Take the output's tags, pictures, bext, iXML and markers from this file rather than the input (a mix takes none without it).",
                                valueName: "file"), completion: .file())
     var tagsFrom: String?
 
