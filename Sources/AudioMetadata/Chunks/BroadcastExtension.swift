@@ -67,5 +67,14 @@ public struct BroadcastExtension: Equatable, Sendable {
         public var maximumMomentary: Double?
         /// Maximum short-term loudness, LUFS.
         public var maximumShortTerm: Double?
+
+        /// The fields as stated; nil for those stated as unknown.
+        public init(integrated: Double?, range: Double?, maximumTruePeak: Double?, maximumMomentary: Double?, maximumShortTerm: Double?) {
+            self.integrated = integrated
+            self.range = range
+            self.maximumTruePeak = maximumTruePeak
+            self.maximumMomentary = maximumMomentary
+            self.maximumShortTerm = maximumShortTerm
+        }
     }
 }
