@@ -42,6 +42,26 @@ import Testing
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))[4..<8] == ArraySlice(Files.little(UInt32(size - 8))), "RIFF's size counts the new chunks")
     }
 
+    @Test func aChunkRunningPastTheEndIsNamedAndAWave64SizeOfAllOnesIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("cut.wav")
+        var bytes = Files.wave(samples: [1, 2], sampleRate: 8_000, after: [Files.Chunk("bext", Self.bext)])
+        bytes.removeLast(100)
+        try WaveFile.write(bytes, to: path)
+        let read = ChunkMetadata.read(path: path)
+        #expect(read.metadata.broadcastExtension == nil)
+        #expect(read.damage?.description == "\(path): markers and Broadcast WAV chunks not all read: the bext chunk runs past the file's end")
+        let wave64 = folder.file("huge.w64")
+        let riff: [UInt8] = [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00]
+        let suffix: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
+        for size in [UInt64.max, UInt64(1) << 63] {
+            try WaveFile.write(riff + Files.little(UInt64(64)) + Array("wave".utf8) + suffix + Array("bext".utf8) + suffix + Files.little(size), to: wave64)
+            let huge = ChunkMetadata.read(path: wave64)
+            #expect(huge.metadata.isEmpty)
+            #expect(huge.damage?.reason == "markers and Broadcast WAV chunks not all read: the bext chunk runs past the file's end")
+        }
+    }
+
     @Test func aRetimingMovesTheTimeReferenceByTheCutAndScalesIt() {
         let retiming = Retiming(inputRate: 44_100, outputRate: 48_000, cutFrames: 44_100)
         #expect(retiming.timeReference(158_760_000) == 172_848_000)

@@ -129,6 +129,15 @@ import Testing
         #expect(try Files.chunks(of: plain).map(\.id) == ["fmt ", "data"])
     }
 
+    @Test func anOutputToAPipeNamesWhatItCannotCarry() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.input(in: folder)
+        let result = try aurender([input, "-", "--type", "au"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "aurender: -: bext, iXML and markers not kept: an output to a pipe or device carries none\n")
+        #expect(result.standardOutput.count > 176_400 * 2)
+    }
+
     @Test func damagedBextAndCueChunksWarnAndTheAudioAndIXMLComeWhole() throws {
         let folder = try TemporaryFolder()
         // A bext too short for its fields, and a cue chunk stating more points than it holds

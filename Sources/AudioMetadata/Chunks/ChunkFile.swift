@@ -68,12 +68,12 @@ struct ChunkFile {
             switch layout {
             case .riff, .rf64: size = Int64(Bytes.littleUInt32(header, 4))
             case .aiff: size = Int64(Bytes.bigUInt32(header, 4))
-            case .wave64: size = Int64(bitPattern: Bytes.littleUInt64(header, 16)) - 24
+            case .wave64: size = Int64(bitPattern: Bytes.littleUInt64(header, 16)) &- 24
             }
-            if layout == .rf64, id == "data", size == 0xFFFF_FFFF, let ds64 = chunks.first(where: { $0.id == "ds64" }) {
+            if layout == .rf64, id == "data", size == 0xFFFF_FFFF, let ds64 = chunks.first(where: { $0.id == "ds64" }), ds64.size >= 16 {
                 size = Int64(bitPattern: Bytes.littleUInt64(Self.read(descriptor, at: ds64.offset + 8, count: 8), 0))
             }
-            guard size >= 0, position + headerSize + size <= fileSize else {
+            guard size >= 0, size <= fileSize - position - headerSize else {
                 cutShort = id
                 break
             }
@@ -112,7 +112,7 @@ struct ChunkFile {
             guard newEnd - 8 <= Int64(UInt32.max) else { return "the file would be longer than its 32-bit size can say" }
             sizeField = (4, layout == .aiff ? Bytes.big(UInt32(newEnd - 8)) : Bytes.little(UInt32(newEnd - 8)))
         case .rf64:
-            guard let ds64 = chunks.first(where: { $0.id == "ds64" }) else { return "the file has no ds64 chunk for its size" }
+            guard let ds64 = chunks.first(where: { $0.id == "ds64" }), ds64.size >= 8 else { return "the file has no ds64 chunk for its size" }
             sizeField = (ds64.offset, Bytes.little(UInt64(newEnd - 8)))
         case .wave64: sizeField = (16, Bytes.little(UInt64(newEnd)))
         }
