@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AudioFormats
+import AudioGraph
 import AudioMetadata
 import AudioNodes
 
@@ -25,6 +26,8 @@ public struct MetadataCarriage: Sendable {
     /// Where the input's frames land in the output, for the time reference and the markers; nil
     /// carries them unmoved.
     public var retiming: Retiming?
+    /// The software a coding history line for the render names (`TagChoice.codingHistory`); nil adds none.
+    public var codingHistory: String?
 
     /// The metadata to carry, and why it could not all be read.
     public init(metadata: FileMetadata, readError: MetadataError?, chunkReadError: MetadataError? = nil) {
@@ -92,6 +95,12 @@ public struct MetadataCarriage: Sendable {
             carriage = input.map(reading) ?? .none
         }
         carriage.metadata.tags = choice.edited(carriage.metadata.tags)
+        if let software = choice.codingHistory {
+            guard carriage.metadata.chunks.broadcastExtension != nil else {
+                throw .usage("\(choice.source ?? input ?? "the mix"): holds no bext chunk to add a coding history line to")
+            }
+            carriage.codingHistory = software
+        }
         return carriage
     }
 
@@ -112,9 +121,19 @@ public struct MetadataCarriage: Sendable {
     /// Writes the metadata into `destination`'s finished, unlinked file of `frames` frames, as
     /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was not
     /// kept of each (nil when nothing was lost). A write that fails is the output's error.
-    func write(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding,
+    func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
                frames: Int64) throws(RenderError) -> (tags: MetadataLoss?, chunks: ChunkLoss?) {
-        (try writeTags(into: destination, type: type, encoding: encoding), try writeChunks(into: destination, type: type, encoding: encoding, frames: frames))
+        (try writeTags(into: destination, type: type, encoding: encoding),
+         try writeChunks(into: destination, format: format, type: type, encoding: encoding, frames: frames))
+    }
+
+    /// The coding history line (EBU R 98) of an output of `format` and `encoding` written by `software`:
+    /// `A=PCM,F=48000,W=24,M=stereo,T=aurender 1.2` and CR LF.
+    static func codingHistoryLine(format: StreamFormat, encoding: AudioEncoding, software: String) -> String {
+        let bits = encoding.integerBits ?? (encoding == .float ? 32 : encoding == .double ? 64 : nil)
+        let algorithm = bits == nil ? encoding.identifier.uppercased() : "PCM"
+        let mode = format.channelCount == 1 ? "mono" : format.channelCount == 2 ? "stereo" : "multitrack"
+        return "A=\(algorithm),F=\(Int(format.sampleRate))" + (bits.map { ",W=\($0)" } ?? "") + ",M=\(mode),T=\(software)\r\n"
     }
 
     /// The chunks as the output gets them: the time reference and the markers moved by `retiming`.
@@ -129,10 +148,13 @@ public struct MetadataCarriage: Sendable {
     }
 
     /// Appends the `bext`, iXML and markers to `destination`'s finished file, after its tags.
-    private func writeChunks(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding,
+    private func writeChunks(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
                              frames: Int64) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
-        let chunks = retimedChunks(outputFrames: frames)
+        var chunks = retimedChunks(outputFrames: frames)
+        if let codingHistory {
+            chunks.broadcastExtension?.addCodingHistory(Self.codingHistoryLine(format: format, encoding: encoding, software: codingHistory))
+        }
         guard let descriptor = destination.unfinishedFileDescriptor else {
             return ChunkLoss(path: destination.path, dropping: chunks, because: "an output to a pipe or device carries none")
         }

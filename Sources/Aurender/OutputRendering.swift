@@ -223,7 +223,7 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
-            (metadataLoss, chunkLoss) = try metadata.write(into: destination, type: type, encoding: encoding, frames: writer.framesWritten)
+            (metadataLoss, chunkLoss) = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

@@ -133,7 +133,7 @@ struct RenderCommand: PositionalArgumentsValidating {
         return [(editing.start != nil, "--start"), (editing.duration != nil, "--duration"), (editing.trim != nil, "--trim"),
                 (conversion.fadeIn != nil, "--fade-in"), (conversion.fadeOut != nil, "--fade-out"), (conversion.channelMap != nil, "--channel-map"),
                 (conversion.mixMatrix != nil, "--mix-matrix"), (conversion.codec != nil, "--codec"), (loudness.normalize != nil, "--normalize"),
-                (loudness.normalizePeak != nil, "--normalize-peak")].filter(\.0).map(\.1) + rawInput.flagsGiven
+                (loudness.normalizePeak != nil, "--normalize-peak"), (rendering.bextHistory, "--bext-history")].filter(\.0).map(\.1) + rawInput.flagsGiven
     }
 
     /// The hints for a render's messages: `--preamp` only applies with an EQ.

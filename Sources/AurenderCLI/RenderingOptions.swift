@@ -82,8 +82,11 @@ struct RenderingOptions: ParsableArguments {
                                valueName: "file"), completion: .file())
     var tagsFrom: String?
 
+    @Flag(help: "Add a line for this render (its format, and aurender's name and version) to the coding history of the input's bext chunk.")
+    var bextHistory = false
+
     func validate() throws {
-        if noTags, let flag = [(!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].first(where: \.0)?.1 {
+        if noTags, let flag = [(!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from"), (bextHistory, "--bext-history")].first(where: \.0)?.1 {
             throw ValidationError("--no-tags and \(flag) exclude each other: write no tags, or say which")
         }
         if let type, type.type.isLossy, bits != nil {
@@ -154,6 +157,7 @@ struct RenderingOptions: ParsableArguments {
         var choice = TagChoice()
         choice.carries = !noTags
         choice.source = tagsFrom
+        choice.codingHistory = bextHistory ? "aurender \(AurenderVersion.string)" : nil
         for key in tag.map(\.key).uniqued() {
             choice.edits.append(TagChoice.Edit(key: key, values: tag.filter { $0.key == key }.compactMap(\.value)))
         }
@@ -162,7 +166,7 @@ struct RenderingOptions: ParsableArguments {
 
     /// The tag flags given, which a graph file cannot take (its output carries no tags yet).
     var tagFlags: [String] {
-        [(noTags, "--no-tags"), (!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].filter(\.0).map(\.1)
+        [(noTags, "--no-tags"), (!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from"), (bextHistory, "--bext-history")].filter(\.0).map(\.1)
     }
 
     /// The runner that plans, runs and reports a job with these messages and reports.

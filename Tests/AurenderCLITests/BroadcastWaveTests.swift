@@ -23,7 +23,7 @@ import Testing
 
     /// Four seconds of a 440 Hz tone at 44.1 kHz with `bext`, iXML and the markers (or the chunks given).
     static func input(in folder: TemporaryFolder, chunks: [Files.Chunk]? = nil, samples: [Int16]? = nil) throws -> String {
-        let tone = try samples ?? Self.tone()
+        let tone = samples ?? Self.tone()
         let path = folder.file("in.wav")
         let before = chunks ?? ([Files.Chunk("bext", bext), Files.Chunk("iXML", ixml)] + Files.cue(markers))
         try WaveFile.write(Files.wave(samples: tone, sampleRate: rate, before: before), to: path)
@@ -31,7 +31,7 @@ import Testing
     }
 
     /// Four seconds of 440 Hz at 44.1 kHz.
-    static func tone() throws -> [Int16] {
+    static func tone() -> [Int16] {
         (0..<176_400).map { (frame: Int) -> Int16 in
             let phase = 2 * Double.pi * 440 * Double(frame) / 44_100
             return Int16(8000 * sin(phase))
@@ -127,6 +127,27 @@ import Testing
         #expect(silent.status == 0)
         #expect(silent.standardError == "")
         #expect(try Files.chunks(of: plain).map(\.id) == ["fmt ", "data"])
+    }
+
+    @Test func aCodingHistoryLineIsAddedOnlyWhenAsked() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.input(in: folder)
+        let output = folder.file("out.wav")
+        let result = try aurender(["--bext-history", "--rate", "48000", "--bits", "24", input, output])
+        #expect(result.status == 0)
+        let bext = try #require(Self.body("bext", in: try Files.chunks(of: output)))
+        let history = String(decoding: bext[602...], as: UTF8.self)
+        let version = try aurender(["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(history == "A=PCM,F=44100,W=16,M=mono,T=Recorder X\r\nA=PCM,F=48000,W=24,M=mono,T=aurender \(version)\r\n")
+        let plain = folder.file("plain.wav")
+        #expect(try aurender([input, plain]).status == 0)
+        let plainChunks = try Files.chunks(of: plain)
+        #expect(Self.body("bext", in: plainChunks) == Self.bext, "nothing is added unasked")
+        let bare = try Self.input(in: try TemporaryFolder(), chunks: [])
+        let refused = try aurender(["--bext-history", bare, folder.file("bare.wav")])
+        #expect(refused.status == 64)
+        #expect(refused.standardError == "aurender: \(bare): holds no bext chunk to add a coding history line to\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("bare.wav")))
     }
 
     @Test func anOutputToAPipeNamesWhatItCannotCarry() throws {

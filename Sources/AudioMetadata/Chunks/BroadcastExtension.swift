@@ -55,6 +55,12 @@ public struct BroadcastExtension: Equatable, Sendable {
         String(decoding: bytes[Self.fixedSize...].prefix { $0 != 0 }, as: UTF8.self)
     }
 
+    /// Adds `line` (`A=PCM,F=48000,W=24,M=mono,T=…`, ending in CR LF) to the coding history, after its last line.
+    public mutating func addCodingHistory(_ line: String) {
+        while bytes.count > Self.fixedSize, bytes.last == 0 { bytes.removeLast() }
+        bytes += Array(line.utf8)
+    }
+
     /// The loudness a version 2 chunk states (EBU R 128).
     public struct Loudness: Equatable, Sendable {
         /// Integrated loudness, LUFS.
