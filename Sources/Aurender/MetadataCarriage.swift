@@ -97,7 +97,8 @@ public struct MetadataCarriage: Sendable {
         carriage.metadata.tags = choice.edited(carriage.metadata.tags)
         if let software = choice.codingHistory {
             guard carriage.metadata.chunks.broadcastExtension != nil else {
-                throw .usage("\(choice.source ?? input ?? "the mix"): holds no bext chunk to add a coding history line to")
+                guard let file = choice.source ?? input else { throw .usage("a mix carries no bext chunk to add a coding history line to without a file to take it from") }
+                throw .usage("\(file): holds no bext chunk to add a coding history line to")
             }
             carriage.codingHistory = software
         }
