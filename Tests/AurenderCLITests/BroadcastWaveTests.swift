@@ -150,6 +150,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.file("bare.wav")))
     }
 
+    @Test func aPlansGraphMovesTheMarkersAsTheRenderDoes() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.input(in: folder)
+        let direct = folder.file("direct.wav"), planned = folder.file("planned.wav")
+        let flags = ["--tempo", "1.25", "--rate", "48000"]
+        #expect(try aurender(flags + [input, direct]).status == 0)
+        let plan = try aurender(flags + [input, planned, "--plan", "json"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        try plan.standardOutput.write(to: URL(fileURLWithPath: folder.file("plan.json")))
+        #expect(try aurender([folder.file("plan.json")]).status == 0)
+        #expect(bytes(planned) == bytes(direct), "the plan's graph carries bext, iXML and the moved markers into the same bytes")
+        let markers = Files.markers(in: try Files.chunks(of: planned))
+        #expect(markers.map(\.frame) == [19_200, 57_600, 76_800, 115_200], "0.5, 1.5, 2 and 3 s of the input, at 48 kHz, ÷ 1.25")
+    }
+
     @Test func anOutputToAPipeNamesWhatItCannotCarry() throws {
         let folder = try TemporaryFolder()
         let input = try Self.input(in: folder)
