@@ -165,6 +165,24 @@ import Testing
         #expect(markers.map(\.frame) == [19_200, 57_600, 76_800, 115_200], "0.5, 1.5, 2 and 3 s of the input, at 48 kHz, ÷ 1.25")
     }
 
+    @Test func markersFollowASpeedChangeAndTagsGoBesideTheChunks() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.input(in: folder)
+        let output = folder.file("out.wav")
+        let result = try aurender(["--speed", "2", "--tag", "TITLE=Fast", input, output])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let chunks = try Files.chunks(of: output)
+        #expect(chunks.contains { $0.id == "id3 " || $0.id == "LIST" && $0.body.starts(with: Array("INFO".utf8)) }, "TagLib wrote the tags")
+        #expect(Self.body("iXML", in: chunks) == Self.ixml)
+        let markers = Files.markers(in: chunks)
+        #expect(markers.map(\.frame) == [11_025, 33_075, 44_100, 66_150], "twice as fast: every marker at half its time")
+        #expect(markers.map(\.regionLength) == [0, 0, 22_050, 19_845])
+        let info = try aurender(["info", output])
+        #expect(info.output.contains("TITLE = Fast"))
+        #expect(info.output.contains("time reference: 158760000 frames"))
+    }
+
     @Test func anOutputToAPipeNamesWhatItCannotCarry() throws {
         let folder = try TemporaryFolder()
         let input = try Self.input(in: folder)
