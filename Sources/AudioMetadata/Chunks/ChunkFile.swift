@@ -123,6 +123,7 @@ struct ChunkFile {
         }
         guard Self.write(descriptor, bytes, at: at), ftruncate(descriptor, off_t(newEnd)) == 0,
               Self.write(descriptor, sizeField.bytes, at: sizeField.offset) else { return String(cString: strerror(errno)) }
+        for index in chunks.indices where chunks[index].offset > at { chunks[index].offset += Int64(bytes.count) }
         end = newEnd
         return nil
     }
