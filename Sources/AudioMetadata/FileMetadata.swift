@@ -1,5 +1,5 @@
-/// What a file carries besides its samples: tags and pictures (and, later, Broadcast WAV `bext`,
-/// iXML and markers), in the form every format is mapped through.
+/// What a file carries besides its samples: tags and pictures, in the form every format is mapped
+/// through, and its Broadcast WAV `bext`, iXML and markers.
 public struct FileMetadata: Equatable, Sendable {
     /// The tags, as TagLib's property map names them.
     public var tags: Tags
@@ -8,6 +8,8 @@ public struct FileMetadata: Equatable, Sendable {
     /// What the file holds that no property names (an ID3v2 frame ID like `PRIV`, an MP4 atom):
     /// read, but not carried, so a render names it.
     public var unmapped: [String]
+    /// The `bext`, iXML and markers, which are not tags.
+    public var chunks = ChunkMetadata()
 
     /// Tags and pictures; nothing unmapped.
     public init(tags: Tags = Tags(), pictures: [Picture] = [], unmapped: [String] = []) {
@@ -16,6 +18,6 @@ public struct FileMetadata: Equatable, Sendable {
         self.unmapped = unmapped
     }
 
-    /// Whether there is nothing to carry: no tag and no picture.
+    /// Whether there is no tag and no picture (chunks aside: `chunks.isEmpty`).
     public var isEmpty: Bool { tags.isEmpty && pictures.isEmpty }
 }

@@ -56,6 +56,8 @@ public struct InputExcerpt: Sendable, Equatable {
 final class ExcerptDecoder: DecoderWrapper {
     let base: any AudioDecoder
     private let first: Int64
+    /// The input's frame the excerpt starts at.
+    var firstFrame: Int64 { first }
     private let count: Int64?
     private var skipped = false
     private var given: Int64 = 0

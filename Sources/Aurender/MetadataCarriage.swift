@@ -5,20 +5,37 @@ import Glibc
 import Darwin
 #endif
 import AudioFormats
+import AudioGraph
 import AudioMetadata
 import AudioNodes
 
-/// What a render carries into its output besides the samples: tags and pictures, read before
-/// the render and written into the finished output before it is put in place.
+/// What a render carries into its output besides the samples: tags and pictures, Broadcast WAV
+/// `bext`, iXML and markers, read before the render and written into the finished output before
+/// it is put in place; the time reference and the markers moved to where the audio went.
 ///
 /// The tag work is all before and after the render, never per frame: an input without tags
 /// costs one read of its header, and an output gets its tags rewritten only when there are
 /// some to carry.
 public struct MetadataCarriage: Sendable {
-    /// The tags and pictures to write into the output; empty writes none.
+    /// The tags, pictures and chunks to write into the output; empty writes none.
     public var metadata: FileMetadata
     /// Why the input's metadata could not be read (damaged tags), said as a warning; the audio renders whole.
     public var readError: MetadataError?
+    /// Why some of the input's `bext`, iXML or markers could not be read (a damaged chunk), said
+    /// as a warning; the rest is carried and the audio renders whole.
+    public var chunkReadError: MetadataError?
+    /// Where the input's frames land in the output, for the time reference and the markers; nil
+    /// carries them unmoved.
+    public var retiming: Retiming?
+    /// The software a coding history line for the render names (`TagChoice.codingHistory`); nil adds none.
+    public var codingHistory: String?
+
+    /// The metadata to carry, and why it could not all be read.
+    public init(metadata: FileMetadata, readError: MetadataError?, chunkReadError: MetadataError? = nil) {
+        self.metadata = metadata
+        self.readError = readError
+        self.chunkReadError = chunkReadError
+    }
 
     /// Carries nothing.
     public static let none = MetadataCarriage(metadata: FileMetadata(), readError: nil)
@@ -36,6 +53,7 @@ public struct MetadataCarriage: Sendable {
         } catch {
             carriage.readError = error
         }
+        if let chunks = chunks(of: input) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
         return carriage
     }
 
@@ -46,6 +64,14 @@ public struct MetadataCarriage: Sendable {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return try MetadataFile.read(path: path)
+    }
+
+    /// The `bext`, iXML and markers of the file at `path`, with what of them was damaged; nil for
+    /// standard input, a pipe, a device or a missing file, as `metadata(of:)`.
+    public static func chunks(of path: String) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return ChunkMetadata.read(path: path)
     }
 
     /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
@@ -62,6 +88,7 @@ public struct MetadataCarriage: Sendable {
                 }
                 metadata.tags = TagMapping.carried(metadata.tags)
                 carriage = MetadataCarriage(metadata: metadata, readError: nil)
+                if let chunks = chunks(of: source) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
             } catch {
                 throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
             }
@@ -69,6 +96,13 @@ public struct MetadataCarriage: Sendable {
             carriage = input.map(reading) ?? .none
         }
         carriage.metadata.tags = choice.edited(carriage.metadata.tags)
+        if let software = choice.codingHistory {
+            guard carriage.metadata.chunks.broadcastExtension != nil else {
+                guard let file = choice.source ?? input else { throw .usage("a mix carries no bext chunk to add a coding history line to without a file to take it from") }
+                throw .usage("\(file): holds no bext chunk to add a coding history line to")
+            }
+            carriage.codingHistory = software
+        }
         return carriage
     }
 
@@ -86,11 +120,59 @@ public struct MetadataCarriage: Sendable {
         }
     }
 
-    /// Writes the metadata into `destination`'s finished, unlinked file, as `type` holds it, in
-    /// place of any tag its encoder wrote (`TagFormat.isStampedByItsEncoder`), and gives what was
-    /// not kept (nil when nothing was lost). A write that fails is the
+    /// Writes the metadata into `destination`'s finished, unlinked file of `frames` frames, as
+    /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was not
+    /// kept of each (nil when nothing was lost). A write that fails is the output's error.
+    func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
+               frames: Int64) throws(RenderError) -> (tags: MetadataLoss?, chunks: ChunkLoss?) {
+        (try writeTags(into: destination, type: type, encoding: encoding),
+         try writeChunks(into: destination, format: format, type: type, encoding: encoding, frames: frames))
+    }
+
+    /// The coding history line (EBU R 98) of an output of `format` and `encoding` written by `software`:
+    /// `A=PCM,F=48000,W=24,M=stereo,T=aurender 1.2` and CR LF.
+    static func codingHistoryLine(format: StreamFormat, encoding: AudioEncoding, software: String) -> String {
+        let bits = encoding.integerBits ?? (encoding == .float ? 32 : encoding == .double ? 64 : nil)
+        let algorithm = bits == nil ? encoding.identifier.uppercased() : "PCM"
+        let mode = format.channelCount == 1 ? "mono" : format.channelCount == 2 ? "stereo" : "multitrack"
+        return "A=\(algorithm),F=\(Int(format.sampleRate))" + (bits.map { ",W=\($0)" } ?? "") + ",M=\(mode),T=\(software)\r\n"
+    }
+
+    /// The chunks as the output gets them: the time reference and the markers moved by `retiming`.
+    func retimedChunks(outputFrames: Int64) -> ChunkMetadata {
+        var chunks = metadata.chunks
+        guard let retiming else { return chunks }
+        if let reference = chunks.broadcastExtension?.timeReference {
+            chunks.broadcastExtension?.timeReference = retiming.timeReference(reference)
+        }
+        chunks.markers = retiming.markers(chunks.markers, outputFrames: outputFrames)
+        return chunks
+    }
+
+    /// Appends the `bext`, iXML and markers to `destination`'s finished file, after its tags.
+    private func writeChunks(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
+                             frames: Int64) throws(RenderError) -> ChunkLoss? {
+        guard !metadata.chunks.isEmpty else { return nil }
+        var chunks = retimedChunks(outputFrames: frames)
+        if let codingHistory {
+            chunks.broadcastExtension?.addCodingHistory(Self.codingHistoryLine(format: format, encoding: encoding, software: codingHistory))
+        }
+        guard let descriptor = destination.unfinishedFileDescriptor else {
+            return ChunkLoss(path: destination.path, dropping: chunks, because: "an output to a pipe or device carries none")
+        }
+        let name = Self.tagFormat(for: type, encoding: encoding)?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
+        do {
+            return try chunks.write(toDescriptor: descriptor, path: destination.path, formatName: name)
+        } catch {
+            throw .output(AudioFormatError(path: destination.path, kind: .writeFailed, reason: error.reason))
+        }
+    }
+
+    /// Writes the tags and pictures into `destination`'s finished, unlinked file, as `type` holds
+    /// them, in place of any tag its encoder wrote (`TagFormat.isStampedByItsEncoder`), and gives
+    /// what was not kept (nil when nothing was lost). A write that fails is the
     /// output's error: TagLib may have rewritten part of the file, so it must not be put in place.
-    func write(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding) throws(RenderError) -> MetadataLoss? {
+    private func writeTags(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding) throws(RenderError) -> MetadataLoss? {
         let format = Self.tagFormat(for: type, encoding: encoding)
         guard !metadata.isEmpty || !metadata.unmapped.isEmpty || format?.isStampedByItsEncoder == true else { return nil }
         let path = destination.path
@@ -121,13 +203,22 @@ public struct MetadataOutcome: Sendable {
     public var readError: MetadataError?
     /// What the output did not keep, if anything.
     public var loss: MetadataLoss?
+    /// Why some of the input's `bext`, iXML or markers could not be read, if they could not.
+    public var chunkReadError: MetadataError?
+    /// What of the `bext`, iXML and markers the output did not keep, if anything.
+    public var chunkLoss: ChunkLoss?
 
     /// The outcome of a render that read and lost nothing unless told.
-    public init(readError: MetadataError? = nil, loss: MetadataLoss? = nil) {
+    public init(readError: MetadataError? = nil, loss: MetadataLoss? = nil, chunkReadError: MetadataError? = nil, chunkLoss: ChunkLoss? = nil) {
         self.readError = readError
         self.loss = loss
+        self.chunkReadError = chunkReadError
+        self.chunkLoss = chunkLoss
     }
 
-    /// One line for each: `in.flac: tags not read: …`, `out.au: tags not kept: AU holds no tags`.
-    public var warnings: [String] { [readError?.description, loss?.description].compactMap { $0 } }
+    /// One line for each: `in.flac: tags not read: …`, `out.au: tags not kept: AU holds no tags`,
+    /// `out.flac: bext not kept: FLAC holds no Broadcast WAV chunk`.
+    public var warnings: [String] {
+        [readError?.description, loss?.description, chunkReadError?.description, chunkLoss?.description].compactMap { $0 }
+    }
 }

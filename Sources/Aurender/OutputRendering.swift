@@ -192,7 +192,7 @@ enum OutputRendering {
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?, expectedFrames: Int64?,
                       settings options: RenderSettings, metadata: MetadataCarriage = .none)
-        throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?, metadataLoss: MetadataLoss?) {
+        throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?, metadataLoss: MetadataLoss?, chunkLoss: ChunkLoss?) {
         let destination: OutputFile
         if options.durability == .synchronized, !output.isFile {
             throw RenderError.usage("\(output.path): only a regular file can be synchronized to storage, not "
@@ -201,6 +201,7 @@ enum OutputRendering {
         do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
         var metadataLoss: MetadataLoss?
+        var chunkLoss: ChunkLoss?
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
         do {
@@ -226,7 +227,7 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
-            metadataLoss = try metadata.write(into: destination, type: type, encoding: encoding)
+            (metadataLoss, chunkLoss) = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()
@@ -236,6 +237,6 @@ enum OutputRendering {
             default: throw error
             }
         }
-        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch(), metadataLoss)
+        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch(), metadataLoss, chunkLoss)
     }
 }

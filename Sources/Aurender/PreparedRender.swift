@@ -4,6 +4,7 @@ import AudioGraph
 import AudioNodes
 import AudioFormats
 import Loudness
+import AudioMetadata
 
 /// An initialized graph ready to render into one output, with what the output needs to know:
 /// what `RenderJob` and `MixJob` build, and plan or run the same way.
@@ -116,6 +117,21 @@ struct PreparedRender {
         return nil
     }
 
+    /// Where the one input's frames land in the output: cut by its excerpt and its silence
+    /// trims, converted to the output's rate and stretched by its time-pitch nodes; nil for a
+    /// render of several inputs.
+    var retiming: Retiming? {
+        guard branches.count == 1 else { return nil }
+        let file = branches[0].file
+        let processing = branches[0].chain + tail
+        let stretch = processing.compactMap { $0 as? TimePitchNode }.reduce(1.0) { product, node in
+            product / Double(node.parameter(TimePitchNode.Parameter.tempo) * node.parameter(TimePitchNode.Parameter.speed))
+        }
+        let trimmed = silenceTrimNodes.compactMap(\.outcome).reduce(0.0) { $0 + $1.seconds($1.removedAtStart) }
+        return Retiming(inputRate: file.format.sampleRate, outputRate: format.sampleRate,
+                        cutFrames: (file as? ExcerptDecoder)?.firstFrame ?? 0, trimmedSeconds: trimmed, stretch: stretch)
+    }
+
     /// The graph's silence-trim nodes.
     var silenceTrimNodes: [SilenceTrimNode] {
         (branches.flatMap(\.chain) + tail).compactMap { $0 as? SilenceTrimNode }
@@ -181,13 +197,16 @@ struct PreparedRender {
     /// Renders into `output` with `metadata`'s tags and pictures, leaving either a complete file or none; the inputs without audio
     /// are for `render` to say, which knows the pass that read them to their ends.
     func run(output: OutputDestination, settings: RenderSettings, metadata: MetadataCarriage) throws -> RenderJob.Summary {
+        var metadata = metadata
+        if metadata.retiming == nil, !metadata.metadata.chunks.isEmpty { metadata.retiming = retiming }
         let written = try OutputRendering.write(outputNode, format: format, to: output, type: type, encoding: encoding,
                                                 encoderSettings: encoderSettings, dither: dither,
                                                 expectedFrames: expectedFrames, settings: settings, metadata: metadata)
         var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                         frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                         rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
-        summary.metadata = MetadataOutcome(readError: metadata.readError, loss: written.metadataLoss)
+        summary.metadata = MetadataOutcome(readError: metadata.readError, loss: written.metadataLoss,
+                                           chunkReadError: metadata.chunkReadError, chunkLoss: written.chunkLoss)
         if let output = written.sketch {
             let processing = branches.count == 1 ? branches[0].chain + tail : tail
             summary.sketches = RenderSketches(inputs: readers.compactMap { reader in reader.sketcher.map { .init(input: reader.input, sketch: $0.sketch()) } },

@@ -25,6 +25,10 @@ public struct TagChoice: Equatable, Sendable {
     public var source: String?
     /// The keys set or removed, after reading.
     public var edits: [Edit] = []
+    /// The software named on a line added to the carried `bext`'s coding history for the render
+    /// (`aurender 1.2`), which states the output's format; nil adds none. A render whose input
+    /// has no `bext` is refused.
+    public var codingHistory: String?
 
     /// The input's tags and pictures, unchanged.
     public init() {}

@@ -45,7 +45,7 @@ struct InfoCommand: ParsableCommand {
     /// One file's description, as printed with `--json`; an unknown length is null, and
     /// `length` says whether `frames` is `exact` (stated by the container, or counted with
     /// `--exact`), `estimated` (from headers or bit rate) or `unknown`; `tags` and `pictures`
-    /// are `InfoMetadata`'s.
+    /// are `InfoMetadata`'s, `broadcastExtension`, `ixml` and `markers` `InfoChunks`'.
     struct FileInfo: Encodable {
         var path, container, encoding, decoder: String
         var channels: Int
@@ -57,6 +57,12 @@ struct InfoCommand: ParsableCommand {
         /// Every tag key with its values, in the file's order; empty when it has none.
         var tags: [InfoMetadata.Tag] = []
         var pictures: [InfoMetadata.PictureInfo] = []
+        /// The `bext` chunk's fields; absent without one.
+        var broadcastExtension: InfoChunks.Broadcast?
+        /// The iXML chunk's text; absent without one.
+        var ixml: String?
+        /// The markers and regions, in the order of their positions; empty when it has none.
+        var markers: [InfoChunks.MarkerInfo] = []
     }
 
     func validate() throws {
@@ -90,6 +96,9 @@ struct InfoCommand: ParsableCommand {
                 let metadata = InfoMetadata.read(path)
                 if let error = metadata.error { printError(error.description) }
                 (info.tags, info.pictures) = (metadata.metadata.tags, metadata.metadata.pictures)
+                let chunks = InfoChunks.read(path, sampleRate: file.format.sampleRate)
+                if let damage = chunks.damage { printError(damage.description) }
+                (info.broadcastExtension, info.ixml, info.markers) = (chunks.chunks.broadcastExtension, chunks.chunks.ixml, chunks.chunks.markers)
                 if loudness {
                     do {
                         info.loudness = LoudnessInfo(try withLibraryMessagesSilenced { try LoudnessScan.measure(file) })
@@ -143,7 +152,9 @@ struct InfoCommand: ParsableCommand {
             Sample rate : \(rate) Hz
             Frames      : \(info.frames.map { info.length == "estimated" ? "~\($0) (estimated)" : String($0) } ?? "unknown")
             Duration    : \(info.durationSeconds.map { info.length == "estimated" ? "~\(RenderError.format($0)) s (estimated)" : formatDuration($0) } ?? "unknown")
-            """ + InfoMetadata(tags: info.tags, pictures: info.pictures).text + (info.loudness.map(loudnessText) ?? "")
+            """ + InfoMetadata(tags: info.tags, pictures: info.pictures).text
+            + InfoChunks(broadcastExtension: info.broadcastExtension, ixml: info.ixml, markers: info.markers).text(sampleRate: info.sampleRate)
+            + (info.loudness.map(loudnessText) ?? "")
     }
 
     static func loudnessText(_ loudness: LoudnessInfo) -> String {

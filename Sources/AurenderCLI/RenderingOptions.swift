@@ -70,7 +70,7 @@ struct RenderingOptions: ParsableArguments {
         """)
     var fsync = false
 
-    @Flag(help: "Write no tags or pictures into the output (a render keeps its input's by default), and say nothing of them.")
+    @Flag(help: "Write no tags, pictures, bext, iXML or markers into the output (a render keeps its input's by default), and say nothing of them.")
     var noTags = false
 
     @Option(name: .customLong("tag"), help: ArgumentHelp(
@@ -79,12 +79,15 @@ struct RenderingOptions: ParsableArguments {
         valueName: "key=value"))
     var tag: [TagArgument] = []
 
-    @Option(help: ArgumentHelp("Take the output's tags and pictures from this file rather than the input (a mix takes none without it).",
+    @Option(help: ArgumentHelp("Take the output's tags, pictures, bext, iXML and markers from this file rather than the input (a mix takes none without it).",
                                valueName: "file"), completion: .file())
     var tagsFrom: String?
 
+    @Flag(help: "Add a line for this render (its format, and aurender's name and version) to the coding history of the input's bext chunk.")
+    var bextHistory = false
+
     func validate() throws {
-        if noTags, let flag = [(!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].first(where: \.0)?.1 {
+        if noTags, let flag = [(!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from"), (bextHistory, "--bext-history")].first(where: \.0)?.1 {
             throw ValidationError("--no-tags and \(flag) exclude each other: write no tags, or say which")
         }
         if let type, type.type.isLossy, bits != nil {
@@ -156,6 +159,7 @@ struct RenderingOptions: ParsableArguments {
         var choice = TagChoice()
         choice.carries = !noTags
         choice.source = tagsFrom
+        choice.codingHistory = bextHistory ? "aurender \(AurenderVersion.string)" : nil
         for key in tag.map(\.key).uniqued() {
             choice.edits.append(TagChoice.Edit(key: key, values: tag.filter { $0.key == key }.compactMap(\.value)))
         }
@@ -164,7 +168,7 @@ struct RenderingOptions: ParsableArguments {
 
     /// The tag flags given, which a graph file cannot take (its output carries no tags yet).
     var tagFlags: [String] {
-        [(noTags, "--no-tags"), (!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from")].filter(\.0).map(\.1)
+        [(noTags, "--no-tags"), (!tag.isEmpty, "--tag"), (tagsFrom != nil, "--tags-from"), (bextHistory, "--bext-history")].filter(\.0).map(\.1)
     }
 
     /// The runner that plans, runs and reports a job with these messages and reports.

@@ -40,7 +40,7 @@ import Testing
         #expect(parsed[0]["channels"] as? Int == 2)
         #expect(parsed[0]["sampleRate"] as? Double == 44100)
         #expect(parsed[0]["length"] as? String == "exact", "an Ogg file's last page states its length")
-        #expect(Set(parsed[0].keys) == ["path", "container", "encoding", "decoder", "channels", "sampleRate", "frames", "durationSeconds", "length", "tags", "pictures"])
+        #expect(Set(parsed[0].keys) == ["path", "container", "encoding", "decoder", "channels", "sampleRate", "frames", "durationSeconds", "length", "tags", "pictures", "markers"], "broadcastExtension and ixml only for a file with them")
     }
 
     @Test func infoNamesTheDecoderAndCanForceOne() throws {

@@ -10,9 +10,13 @@ extension RenderJob {
     ///
     /// What a graph file cannot state yet is refused, naming it: nodes of a Swift program's own,
     /// a headerless input of an encoding other than PCM or float, a last limiter's own release or
-    /// lookahead, and a normalization's ceiling that the graph's defaults would change.
+    /// lookahead, a normalization's ceiling that the graph's defaults would change, and a `bext`
+    /// coding history line for the render.
     public func graphDescription() throws -> GraphDescription {
         if makeProcessing != nil { throw RenderError.usage("\(input): a graph file cannot state nodes made by a closure yet") }
+        if options.settings.tags.codingHistory != nil {
+            throw RenderError.usage("\(output.path): a graph file cannot state a bext coding history line for the render yet")
+        }
         let prepared = try prepare(readingAhead: false, pass: RenderPass(gain: nil))
         let made = Set(prepared.branches.flatMap(\.chain).map(\.name))
         let nodes = [GraphDescription.Node(name: "input", type: "file", fields: try fileFields())] + stages.filter { made.contains($0.name) }.map(\.node)
