@@ -57,7 +57,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     @Option(help: ArgumentHelp("""
         The processing, in your order, instead of the effect flags: stages 'KIND FIELD=VALUE ... | KIND ...' with the kinds \
-        and fields of graph files and their units; values with spaces quoted; a filter shape is short for a one-band filter: \
+        and fields of graph files ('aurender nodes' lists them) and their units; values with spaces quoted; a filter shape is short for a one-band filter: \
         'highpass frequency=80 | eq preset=Rock | reverb preset="large hall" wet=30'.
         """, valueName: "stages"))
     var chain: String?
