@@ -6,6 +6,8 @@
 public final class Graph {
     /// The maximum frames per slice a new graph uses, as in Core Audio.
     public static let defaultMaximumFramesPerSlice = 4096
+    /// The maximum frames per slice a graph takes.
+    public static let framesPerSliceRange = 1...1_048_576
     /// The most steps a ramp may take (2^22: 46 minutes in 32-frame steps at 48 kHz); each is
     /// one scheduled change, held from `scheduleParameterRamp` until the graph is rewound.
     public static let maximumRampSteps: Int64 = 1 << 22
@@ -33,7 +35,7 @@ public final class Graph {
     /// Sets the maximum frames per slice (global property); only while uninitialized.
     public func setMaximumFramesPerSlice(_ frames: Int) throws(GraphError) {
         try requireUninitialized("set the maximum frames per slice")
-        guard (1...1_048_576).contains(frames) else { throw .invalidMaximumFramesPerSlice(frames) }
+        guard Self.framesPerSliceRange.contains(frames) else { throw .invalidMaximumFramesPerSlice(frames) }
         maximumFramesPerSlice = frames
     }
 

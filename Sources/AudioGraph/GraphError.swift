@@ -72,7 +72,7 @@ public enum GraphError: Error, Equatable, CustomStringConvertible {
         case .tooManyFrames(let node, let requested, let maximum):
             "node '\(node)' was asked for \(requested) frames, more than its maximum of \(maximum) per slice"
         case .invalidMaximumFramesPerSlice(let value):
-            "maximum frames per slice must be from 1 to 1048576, not \(value)"
+            "maximum frames per slice must be from \(Graph.framesPerSliceRange.lowerBound) to \(Graph.framesPerSliceRange.upperBound), not \(value)"
         case .noSuchParameter(let node, let id):
             "node '\(node)' has no parameter \(id)"
         case .parameterOutOfRange(let node, let name, let value, let range):

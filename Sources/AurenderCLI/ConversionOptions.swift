@@ -53,11 +53,15 @@ struct ConversionOptions: ParsableArguments {
     var bitrate: BitRateArgument?
 
     @Option(help: ArgumentHelp("""
-        Quality of an AAC, MP3, Vorbis or Opus output, 0 (smallest) to 1 (best), instead of --bitrate: \
+        Quality of an AAC, MP3, Vorbis or Opus output, \(EffectsOptions.text(Self.qualityRange.lowerBound)) (smallest) to \
+        \(EffectsOptions.text(Self.qualityRange.upperBound)) (best), instead of --bitrate: \
         variable bit rate for AAC (FFmpeg's -q:a 0.1 to 2) and MP3 (LAME's VBR quality 10 to 0), Vorbis's quality, \
         Opus's 6 to 256 kb/s per channel.
         """, valueName: "q"))
     var quality: Double?
+
+    /// The qualities a lossy output takes, as the graph's output kind declares them.
+    static let qualityRange = KindRanges.range(GenericOutputKind.kind, "quality")
 
     @Option(help: ArgumentHelp("Fade in from silence over this time (2s, 500ms, 1:30).", valueName: "time"))
     var fadeIn: TimeArgument?
@@ -85,7 +89,9 @@ struct ConversionOptions: ParsableArguments {
         }
         if channelMap != nil, mixMatrix != nil { throw ValidationError("give --channel-map or --mix-matrix, not both") }
         if bitrate != nil, quality != nil { throw ValidationError("give --bitrate or --quality, not both") }
-        if let quality, !(0...1).contains(quality) { throw ValidationError("--quality must be from 0 to 1, not \(quality)") }
+        if let quality, !Self.qualityRange.contains(quality) {
+            throw ValidationError("--quality must be from \(KindRanges.text(Self.qualityRange)), not \(quality)")
+        }
         for (name, time) in [("--fade-in", fadeIn), ("--fade-out", fadeOut)] {
             if case .frames? = time?.time { throw ValidationError("\(name) takes seconds (2s) or milliseconds (500ms), not frames") }
         }

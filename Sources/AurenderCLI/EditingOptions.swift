@@ -5,7 +5,7 @@ import Aurender
 /// `--gain`, `--start`, `--duration`, `--trim`, and `--trim-silence` with `--silence-margin`.
 struct EditingOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("A fixed gain after the EQ, in dB (-96 to 96): -6 or -6dB.", valueName: "dB"))
+            help: ArgumentHelp("A fixed gain after the EQ, in dB (\(KindRanges.text(GainNode.kind, "gain"))): -6 or -6dB.", valueName: "dB"))
     var gain: LevelArgument<GainUnit>?
 
     @Option(help: ArgumentHelp("Start reading the input here: 90, 1.5s, 500ms, 1:30, 1:02:03.5 or 441000f (frames at the input's rate).",
@@ -20,7 +20,7 @@ struct EditingOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("""
         Remove the silence before and after the audio: everything before the first and after the last frame whose \
-        loudest sample reaches this level (-120 to 0 dB: -60 or -60dB), but --silence-margin. The input is read twice: \
+        loudest sample reaches this level (\(KindRanges.text(SilenceTrimNode.kind, "threshold", unit: "dB")): -60 or -60dB), but --silence-margin. The input is read twice: \
         once to find the audio, once to render it.
         """, valueName: "dB"))
     var trimSilence: ThresholdArgument?
@@ -31,9 +31,8 @@ struct EditingOptions: ParsableArguments {
 
     func validate() throws {
         if trim != nil, start != nil || duration != nil { throw ValidationError("give --trim, or --start and --duration, not both") }
-        if let trimSilence, !SilenceTrimNode.thresholdRange.contains(trimSilence.value) {
-            throw ValidationError("--trim-silence must be from \(Int(SilenceTrimNode.thresholdRange.lowerBound)) to "
-                                  + "\(Int(SilenceTrimNode.thresholdRange.upperBound)) dB, not \(trimSilence.text)")
+        if let trimSilence, !KindRanges.range(SilenceTrimNode.kind, "threshold").contains(trimSilence.value) {
+            throw ValidationError("--trim-silence must be from \(KindRanges.text(SilenceTrimNode.kind, "threshold", unit: "dB")), not \(trimSilence.text)")
         }
         if silenceMargin != nil, trimSilence == nil { throw ValidationError("--silence-margin applies with --trim-silence") }
     }

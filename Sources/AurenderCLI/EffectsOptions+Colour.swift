@@ -47,8 +47,10 @@ extension EffectsOptions {
             throw ValidationError("\(flag): the time must be from 0 to \(Self.text(Double(time.upperBound))) s (250ms, 0.5s), not '\(fields[0])'")
         }
         var settings = FeedbackDelay.Settings(time: seconds)
-        if let feedback = try Self.percent(fields, 1, flag: flag, name: "feedback", in: -100...100) { settings.feedback = feedback / 100 }
-        if let wet = try Self.percent(fields, 2, flag: flag, name: "wet", in: 0...100) { settings.wet = wet / 100 }
+        if let feedback = try Self.percent(fields, 1, flag: flag, name: "feedback", in: KindRanges.range(DelayNode.kind, "feedback")) {
+            settings.feedback = feedback / 100
+        }
+        if let wet = try Self.percent(fields, 2, flag: flag, name: "wet", in: KindRanges.range(DelayNode.kind, "wet")) { settings.wet = wet / 100 }
         if fields.count > 3, !fields[3].isEmpty {
             let nyquist = (sampleRate ?? 768_000) / 2
             guard let hertz = ValueSyntax.hertz(fields[3]), hertz >= 10, hertz <= nyquist else {
@@ -69,7 +71,7 @@ extension EffectsOptions {
             throw ValidationError("\(flag): no preset '\(fields[0])' (there are \(ReverbPreset.all.map(\.name).joined(separator: ", ")))")
         }
         var settings = Reverb.Settings(preset: preset)
-        if let wet = try Self.percent(fields, 1, flag: flag, name: "wet", in: 0...100) { settings.wet = wet / 100 }
+        if let wet = try Self.percent(fields, 1, flag: flag, name: "wet", in: KindRanges.range(ReverbNode.kind, "wet")) { settings.wet = wet / 100 }
         return settings
     }
 

@@ -9,12 +9,10 @@ import Aurender
 extension EffectsOptions {
     /// Refuses a tempo, pitch or speed out of the node's range, naming the flag.
     func validateTimePitch() throws {
-        for (flag, value, id) in [("--tempo", tempo, TimePitchNode.Parameter.tempo), ("--pitch", pitch, TimePitchNode.Parameter.pitch),
-                                  ("--speed", speed, TimePitchNode.Parameter.speed)] {
+        for (flag, value, name, unit) in [("--tempo", tempo, "tempo", ""), ("--pitch", pitch, "pitch", "semitones"), ("--speed", speed, "speed", "")] {
             guard let value else { continue }
-            let range = TimePitchNode.parameters[id].range
-            guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-                throw ValidationError("\(flag) must be from \(Self.rangeText(id)), not \(Self.text(value))")
+            guard KindRanges.range(TimePitchNode.kind, name).contains(value) else {
+                throw ValidationError("\(flag) must be from \(KindRanges.text(TimePitchNode.kind, name, unit: unit)), not \(Self.text(value))")
             }
         }
     }
@@ -29,13 +27,6 @@ extension EffectsOptions {
         let (tempo, pitch, speed) = (tempo ?? 1, pitch ?? 0, speed ?? 1)
         guard tempo != 1 || pitch != 0 || speed != 1 else { return [] }
         return [ChainStage("timepitch", fields: ["tempo": .number(tempo), "pitch": .number(pitch), "speed": .number(speed)])]
-    }
-
-    /// A parameter's range as help and errors give it: "0.25 to 4", "-24 to 24 semitones".
-    static func rangeText(_ id: ParameterID) -> String {
-        let description = TimePitchNode.parameters[id]
-        let unit = description.unit == .semitones ? " semitones" : ""
-        return "\(text(Double(description.range.lowerBound))) to \(text(Double(description.range.upperBound)))\(unit)"
     }
 
     /// A number without a fraction when it has none: 4, 0.25.

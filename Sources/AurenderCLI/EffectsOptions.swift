@@ -48,16 +48,16 @@ struct EffectsOptions: ParsableArguments {
         """, valueName: "IR[:WET%]"))
     var convolve: String?
 
-    @Option(help: ArgumentHelp("Play faster or slower keeping the pitch (\(EffectsOptions.rangeText(TimePitchNode.Parameter.tempo))): "
+    @Option(help: ArgumentHelp("Play faster or slower keeping the pitch (\(KindRanges.text(TimePitchNode.kind, "tempo"))): "
                                + "1.25 is 25% faster, 0.5 half speed.", valueName: "ratio"))
     var tempo: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Move the pitch keeping the length (\(EffectsOptions.rangeText(TimePitchNode.Parameter.pitch))): "
+            help: ArgumentHelp("Move the pitch keeping the length (\(KindRanges.text(TimePitchNode.kind, "pitch", unit: "semitones"))): "
                                + "12 is an octave up, -3 a minor third down.", valueName: "semitones"))
     var pitch: Double?
 
-    @Option(help: ArgumentHelp("Play faster or slower as a tape does, pitch and length together (\(EffectsOptions.rangeText(TimePitchNode.Parameter.speed))), "
+    @Option(help: ArgumentHelp("Play faster or slower as a tape does, pitch and length together (\(KindRanges.text(TimePitchNode.kind, "speed"))), "
                                + "by the --resampler engine; combines with --tempo and --pitch.", valueName: "ratio"))
     var speed: Double?
 
@@ -65,7 +65,8 @@ struct EffectsOptions: ParsableArguments {
     var denoise: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Bring a voice's peaks to this level by automatic gain control (WebRTC), -31 to 0 dBFS; alone, -3.", valueName: "dBFS"))
+        "Bring a voice's peaks to this level by automatic gain control (WebRTC), \(KindRanges.text(VoiceKind.kind, "agc", unit: "dBFS")); "
+            + "alone, \(EffectsOptions.text(EffectsOptions.defaultGainTarget)).", valueName: "dBFS"))
     var agc: String?
 
     @Option(help: ArgumentHelp("Cancel the echo of this far-end file (what played through the speaker) in a voice (WebRTC).",
@@ -73,18 +74,20 @@ struct EffectsOptions: ParsableArguments {
     var echoReference: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Distortion, 4x oversampled: DRIVE (-24 to 48 dB) into a SHAPE: soft (the default), hard, crushBITS (1 to 24, default 8) "
-            + "or decimateN (hold every Nth frame, 1 to 64, default 4): 20, 12:hard, 0:crush6.", valueName: "DRIVE_DB[:SHAPE]"))
+        "Distortion, 4x oversampled: DRIVE (\(KindRanges.text(DistortionNode.kind, "drive", unit: "dB"))) into a SHAPE: soft (the default), hard, "
+            + "crushBITS (\(KindRanges.text(DistortionNode.kind, "bits")), default 8) "
+            + "or decimateN (hold every Nth frame, \(KindRanges.text(DistortionNode.kind, "decimation")), default 4): 20, 12:hard, 0:crush6.",
+        valueName: "DRIVE_DB[:SHAPE]"))
     var distort: String?
 
-    @Option(help: ArgumentHelp("An echo: TIME (0 to 2 s: 250ms, 0.5), then FEEDBACK (-100 to 100 %, default 50), WET (0 to 100 %, "
+    @Option(help: ArgumentHelp("An echo: TIME (\(KindRanges.text(DelayNode.kind, "time", unit: "s")): 250ms, 0.5), then FEEDBACK "
+                               + "(\(KindRanges.text(DelayNode.kind, "feedback", unit: "%")), default 50), WET (\(KindRanges.text(DelayNode.kind, "wet", unit: "%")), "
                                + "default 50) and a LOWPASS on the echoes (Hz; none unless given): 0.3, 250ms:40:30:4k.",
                                valueName: "TIME[:FEEDBACK%[:WET%[:LOWPASS_HZ]]]"))
     var delay: String?
 
-    @Option(help: ArgumentHelp("A room: one of AVAudioUnitReverb's presets by name (small room, medium room, large room, medium hall, "
-                               + "large hall, plate, medium chamber, large chamber, cathedral, large room 2, medium hall 2, medium hall 3, "
-                               + "large hall 2), then the WET share (0 to 100 %, default 50): 'large hall', plate:30.",
+    @Option(help: ArgumentHelp("A room: one of AVAudioUnitReverb's presets by name (\(ReverbPreset.all.map(\.name).joined(separator: ", "))), "
+                               + "then the WET share (\(KindRanges.text(ReverbNode.kind, "wet", unit: "%")), default 50): 'large hall', plate:30.",
                                valueName: "PRESET[:WET%]"))
     var reverb: String?
 
@@ -130,11 +133,11 @@ struct EffectsOptions: ParsableArguments {
     func gateSettings() throws -> NoiseGate.Settings? {
         guard let gate else { return nil }
         let fields = try Self.fields(of: gate, flag: "--gate", most: 5, syntax: "dB[:ATTACK:HOLD:RELEASE:RANGE]")
-        var settings = NoiseGate.Settings(threshold: try Self.level(fields[0], flag: "--gate", name: "threshold", in: Self.range(GateNode.kind, "threshold")))
-        try Self.time(fields, 1, flag: "--gate", name: "attack", in: Self.range(GateNode.kind, "attack")).map { settings.attack = $0 }
-        try Self.time(fields, 2, flag: "--gate", name: "hold", in: Self.range(GateNode.kind, "hold")).map { settings.hold = $0 }
-        try Self.time(fields, 3, flag: "--gate", name: "release", in: Self.range(GateNode.kind, "release")).map { settings.release = $0 }
-        if fields.count > 4, !fields[4].isEmpty { settings.range = try Self.level(fields[4], flag: "--gate", name: "range", in: Self.range(GateNode.kind, "range")) }
+        var settings = NoiseGate.Settings(threshold: try Self.level(fields[0], flag: "--gate", name: "threshold", in: KindRanges.range(GateNode.kind, "threshold")))
+        try Self.time(fields, 1, flag: "--gate", name: "attack", in: KindRanges.range(GateNode.kind, "attack")).map { settings.attack = $0 }
+        try Self.time(fields, 2, flag: "--gate", name: "hold", in: KindRanges.range(GateNode.kind, "hold")).map { settings.hold = $0 }
+        try Self.time(fields, 3, flag: "--gate", name: "release", in: KindRanges.range(GateNode.kind, "release")).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.range = try Self.level(fields[4], flag: "--gate", name: "range", in: KindRanges.range(GateNode.kind, "range")) }
         return settings
     }
 
@@ -144,14 +147,14 @@ struct EffectsOptions: ParsableArguments {
         let flag = "--compress"
         let fields = try Self.fields(of: compress, flag: flag, most: 7, syntax: "THRESHOLD:RATIO[:ATTACK:RELEASE:KNEE:MAKEUP:peak|rms]")
         guard fields.count >= 2 else { throw ValidationError("\(flag) \(compress): give at least THRESHOLD:RATIO, as -18:3") }
-        guard let ratio = Double(fields[1]), Self.range(CompressorNode.kind, "ratio").contains(ratio) else {
-            throw ValidationError("\(flag) \(compress): the ratio must be from 1 to 100, not '\(fields[1])'")
+        guard let ratio = Double(fields[1]), KindRanges.range(CompressorNode.kind, "ratio").contains(ratio) else {
+            throw ValidationError("\(flag) \(compress): the ratio must be from \(KindRanges.text(CompressorNode.kind, "ratio")), not '\(fields[1])'")
         }
-        var settings = Compressor.Settings(threshold: try Self.level(fields[0], flag: flag, name: "threshold", in: Self.range(CompressorNode.kind, "threshold")), ratio: ratio)
-        try Self.time(fields, 2, flag: flag, name: "attack", in: Self.range(CompressorNode.kind, "attack")).map { settings.attack = $0 }
-        try Self.time(fields, 3, flag: flag, name: "release", in: Self.range(CompressorNode.kind, "release")).map { settings.release = $0 }
-        if fields.count > 4, !fields[4].isEmpty { settings.knee = try Self.level(fields[4], flag: flag, name: "knee", in: Self.range(CompressorNode.kind, "knee")) }
-        if fields.count > 5, !fields[5].isEmpty { settings.makeup = try Self.level(fields[5], flag: flag, name: "makeup", in: Self.range(CompressorNode.kind, "makeup")) }
+        var settings = Compressor.Settings(threshold: try Self.level(fields[0], flag: flag, name: "threshold", in: KindRanges.range(CompressorNode.kind, "threshold")), ratio: ratio)
+        try Self.time(fields, 2, flag: flag, name: "attack", in: KindRanges.range(CompressorNode.kind, "attack")).map { settings.attack = $0 }
+        try Self.time(fields, 3, flag: flag, name: "release", in: KindRanges.range(CompressorNode.kind, "release")).map { settings.release = $0 }
+        if fields.count > 4, !fields[4].isEmpty { settings.knee = try Self.level(fields[4], flag: flag, name: "knee", in: KindRanges.range(CompressorNode.kind, "knee")) }
+        if fields.count > 5, !fields[5].isEmpty { settings.makeup = try Self.level(fields[5], flag: flag, name: "makeup", in: KindRanges.range(CompressorNode.kind, "makeup")) }
         if fields.count > 6, !fields[6].isEmpty {
             guard let detection = Compressor.Detection(rawValue: fields[6].lowercased()) else {
                 throw ValidationError("\(flag) \(compress): the detection must be peak or rms, not '\(fields[6])'")
@@ -170,12 +173,6 @@ struct EffectsOptions: ParsableArguments {
     /// The stages after the EQ and the gain: the gate, then the compressor.
     func dynamicsStages() throws -> [ChainStage] {
         try [gateSettings().map(ChainStage.gate), compressorSettings().map(ChainStage.compressor)].compactMap { $0 }
-    }
-
-    /// The range `kind` declares for its parameter `name`: the flags check the kind's ranges, declared once.
-    static func range(_ kind: NodeKind, _ name: String) -> ClosedRange<Double> {
-        guard let range = kind.parameters.first(where: { $0.name == name })?.range else { return 0...0 }
-        return Double(range.lowerBound)...Double(range.upperBound)
     }
 
     private static func fields(of value: String, flag: String, most: Int, syntax: String) throws -> [String] {

@@ -18,7 +18,8 @@ struct EqualizerOptions: ParsableArguments {
     var mode: GraphicEQDesign.Mode { eqMode ?? .accurate }
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Gain before the EQ in dB (-60 to 24), or auto: minus the preset's largest boost.", valueName: "dB|auto"))
+            help: ArgumentHelp("Gain before the EQ in dB (\(KindRanges.text(GraphicEQNode.kind, "preamp"))), or auto: minus the preset's largest boost.",
+                               valueName: "dB|auto"))
     var preamp: PreampArgument?
 
     func validate() throws {
@@ -67,7 +68,7 @@ enum PreampArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         if argument.lowercased() == "auto" { self = .auto; return }
-        guard let value = ValueSyntax.level(argument), EffectsOptions.range(GraphicEQNode.kind, "preamp").contains(value) else { return nil }
+        guard let value = ValueSyntax.level(argument), KindRanges.range(GraphicEQNode.kind, "preamp").contains(value) else { return nil }
         self = .decibels(value)
     }
 

@@ -99,24 +99,24 @@ enum LUFSUnit: LevelUnit {
     static let suffixes: Set<String> = ["lufs"]
 }
 
-/// Decibels of true peak.
+/// Decibels of true peak, as the limiter's ceiling takes them.
 enum DBTPUnit: LevelUnit {
     static let name = "dBTP"
-    static let range = -30.0...0.0
+    static let range = KindRanges.range(LimiterNode.kind, "ceiling")
     static let suffixes: Set<String> = ["dbtp", "db"]
 }
 
 /// A gain in decibels, as the catalogued gain node takes it.
 enum GainUnit: LevelUnit {
     static let name = "dB"
-    static let range = -96.0...96.0
+    static let range = KindRanges.range(GainNode.kind, "gain")
     static let suffixes: Set<String> = ["db"]
 }
 
-/// A mixer's volume in decibels.
+/// A mixer's volume in decibels, as the mixer's parameter takes it.
 enum VolumeUnit: LevelUnit {
     static let name = "dB"
-    static let range = -96.0...24.0
+    static let range = KindRanges.range(MixerNode.kind, "volume")
     static let suffixes: Set<String> = ["db"]
 }
 

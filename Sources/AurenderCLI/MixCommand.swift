@@ -10,15 +10,15 @@ struct MixCommand: ParsableCommand {
         discussion: """
             Each input may carry its own settings after an @, separated by commas:
               gain=DB      gain in dB (default 0): -3 or -3dB
-              pan=P        -1 (left) to 1 (right); mono inputs pan with constant power,
+              pan=P        \(EffectsOptions.text(panRange.lowerBound)) (left) to \(EffectsOptions.text(panRange.upperBound)) (right); mono inputs pan with constant power,
                            stereo ones balance
               eq=PRESET    an EQ preset or preset file for this input
               start=TIME   where the input starts in the mix: 2.5s, 250ms, 1:30 or
                            110250f (frames)
               mute         pull the input but do not hear it
               azimuth=DEG  with --binaural or --speakers: where the input stands, 0 ahead,
-                           positive to the right, -180 to 180 (default 0)
-              elevation=DEG  with --binaural or --speakers: -90 to 90 (default 0)
+                           positive to the right, \(KindRanges.text(SpatialNode.kind, "buses.azimuth")) (default 0)
+              elevation=DEG  with --binaural or --speakers: \(KindRanges.text(SpatialNode.kind, "buses.elevation")) (default 0)
               distance=M   with --binaural or --speakers: metres, the level falling as
                            1/distance beyond 1 m (default 1)
 
@@ -34,6 +34,9 @@ struct MixCommand: ParsableCommand {
                 crowd.wav@azimuth=-110 -o out.wav --binaural
             """
     )
+
+    /// The pans a bus takes, as the mixer's kind declares them.
+    private static let panRange = KindRanges.range(MixerNode.kind, "buses.pan")
 
     @Argument(help: ArgumentHelp("Input files, each optionally followed by @settings.", valueName: "input[@settings]"), completion: .file())
     var inputs: [String]
@@ -105,13 +108,6 @@ struct MixCommand: ParsableCommand {
         }
     }
 
-    /// The range `kind` declares for its buses' `field`: an input's settings are its bus's, checked by the kind's ranges.
-    static func busRange(_ kind: NodeKind, _ field: String) -> ClosedRange<Double> {
-        guard case .list(let fields)? = kind.setting("buses")?.type,
-              case .number(_, let range)? = fields.first(where: { $0.name == field })?.type else { return 0...0 }
-        return range
-    }
-
     /// Parses `path@gain=-3,pan=0.5,eq=Rock,start=2s,mute` into a mix input.
     static func parse(_ argument: String, environment: [String: String], mode: GraphicEQDesign.Mode,
                       rate: Double?) throws -> MixJob.Input {
@@ -123,10 +119,14 @@ struct MixCommand: ParsableCommand {
             func bad(_ reason: String) -> RenderError { .usage("\(argument): \(reason)") }
             switch (key, value) {
             case ("gain", let value?):
-                guard let gain = ValueSyntax.level(value), busRange(MixerNode.kind, "gain").contains(gain) else { throw bad("gain must be from -96 to 24 dB, not '\(value)'") }
+                guard let gain = ValueSyntax.level(value), KindRanges.range(MixerNode.kind, "buses.gain").contains(gain) else {
+                    throw bad("gain must be from \(KindRanges.text(MixerNode.kind, "buses.gain", unit: "dB")), not '\(value)'")
+                }
                 input.gain = gain
             case ("pan", let value?):
-                guard let pan = Double(value), busRange(MixerNode.kind, "pan").contains(pan) else { throw bad("pan must be from -1 to 1, not '\(value)'") }
+                guard let pan = Double(value), KindRanges.range(MixerNode.kind, "buses.pan").contains(pan) else {
+                    throw bad("pan must be from \(KindRanges.text(MixerNode.kind, "buses.pan")), not '\(value)'")
+                }
                 input.pan = pan
             case ("start", let value?):
                 guard let time = TimeValue(value) else { throw bad("start must be a time like 2.5s, 250ms, 1:30 or 1000f, not '\(value)'") }
@@ -142,13 +142,19 @@ struct MixCommand: ParsableCommand {
             case ("mute", nil), ("mute", "1"), ("mute", "true"):
                 input.muted = true
             case ("azimuth", let value?):
-                guard let azimuth = Double(value), busRange(SpatialNode.kind, "azimuth").contains(azimuth) else { throw bad("azimuth must be from -180 to 180 degrees, not '\(value)'") }
+                guard let azimuth = Double(value), KindRanges.range(SpatialNode.kind, "buses.azimuth").contains(azimuth) else {
+                    throw bad("azimuth must be from \(KindRanges.text(SpatialNode.kind, "buses.azimuth", unit: "degrees")), not '\(value)'")
+                }
                 input.azimuth = azimuth
             case ("elevation", let value?):
-                guard let elevation = Double(value), busRange(SpatialNode.kind, "elevation").contains(elevation) else { throw bad("elevation must be from -90 to 90 degrees, not '\(value)'") }
+                guard let elevation = Double(value), KindRanges.range(SpatialNode.kind, "buses.elevation").contains(elevation) else {
+                    throw bad("elevation must be from \(KindRanges.text(SpatialNode.kind, "buses.elevation", unit: "degrees")), not '\(value)'")
+                }
                 input.elevation = elevation
             case ("distance", let value?):
-                guard let distance = Double(value), busRange(SpatialNode.kind, "distance").contains(distance) else { throw bad("distance must be from 0 to 100000 metres, not '\(value)'") }
+                guard let distance = Double(value), KindRanges.range(SpatialNode.kind, "buses.distance").contains(distance) else {
+                    throw bad("distance must be from \(KindRanges.text(SpatialNode.kind, "buses.distance", unit: "metres")), not '\(value)'")
+                }
                 input.distance = distance
             default:
                 throw bad("unknown setting '\(setting)'; use gain=, pan=, eq=, start=, mute, azimuth=, elevation= or distance=")

@@ -57,7 +57,7 @@ struct RenderCommand: PositionalArgumentsValidating {
 
     @Option(help: ArgumentHelp("""
         The processing, in your order, instead of the effect flags: stages 'KIND FIELD=VALUE ... | KIND ...' with the kinds \
-        and fields of graph files and their units; values with spaces quoted; a filter shape is short for a one-band filter: \
+        and fields of graph files ('aurender nodes' lists them) and their units; values with spaces quoted; a filter shape is short for a one-band filter: \
         'highpass frequency=80 | eq preset=Rock | reverb preset="large hall" wet=30'.
         """, valueName: "stages"))
     var chain: String?
@@ -65,12 +65,14 @@ struct RenderCommand: PositionalArgumentsValidating {
     @OptionGroup(title: "Graph files")
     var graphFile: GraphFileOptions
 
-    @Option(help: ArgumentHelp("Frames per rendered slice (1 to 1048576).", valueName: "frames"))
+    @Option(help: ArgumentHelp("Frames per rendered slice (\(Graph.framesPerSliceRange.lowerBound) to \(Graph.framesPerSliceRange.upperBound)).",
+                               valueName: "frames"))
     var framesPerSlice = Graph.defaultMaximumFramesPerSlice
 
     func validate() throws {
-        guard (1...1_048_576).contains(framesPerSlice) else {
-            throw ValidationError("--frames-per-slice must be from 1 to 1048576, not \(framesPerSlice)")
+        guard Graph.framesPerSliceRange.contains(framesPerSlice) else {
+            let range = Graph.framesPerSliceRange
+            throw ValidationError("--frames-per-slice must be from \(range.lowerBound) to \(range.upperBound), not \(framesPerSlice)")
         }
         if rendering.reporting.json, output == "-" { throw ValidationError("--json needs standard output; the audio cannot go there too") }
         try rendering.validateDurability(output: output)

@@ -113,4 +113,28 @@ import Testing
         #expect(ValueSyntax.hertz("44100Hz") == 44100)
         #expect(ValueSyntax.hertz("fast") == nil)
     }
+
+    @Test func aSettingThatIsAlsoAParameterTakesWhatTheParameterTakes() throws {
+        let mixer = try kind("mixer")
+        #expect(mixer.range("volume") == -96...24)
+        #expect(mixer.range("buses.gain") == -96...24)
+        #expect(mixer.range("buses.pan") == -1...1)
+        #expect(mixer.range("buses.start") == nil, "a time has no range")
+        #expect(mixer.range("tempo") == nil)
+        #expect(try kind("filter").range("bands.q") == 0.01...100, "as written, not 0.009999999776482582")
+        #expect(try kind("spatial").range("buses.azimuth") == -180...180)
+        #expect(try kind("gain").range("gain") == -96...96)
+
+        let gain = SettingDescription("gain", as: MixerNode.description(.gain, bus: 0, index: "N"), "a gain")
+        guard case .number(.decibels, let range) = gain.type else { Issue.record("a gain in dB, not \(gain.type)"); return }
+        #expect(range == -96...24)
+        guard case .flag = SettingDescription("mute", as: MixerNode.description(.mute, bus: 0, index: "N"), "muted").type else {
+            Issue.record("a switch is a flag"); return
+        }
+        let detection = try #require(try kind("compressor").parameters.first { $0.name == "detection" })
+        let choice = SettingDescription("detection", as: detection, "how")
+        guard case .choice(let names) = choice.type else { Issue.record("a choice, not \(choice.type)"); return }
+        #expect(names == ["peak", "rms"])
+        #expect(try makingError("m", "mixer", ["buses": [["gain": 30]]]) == "node 'm' (mixer): field 'buses[0].gain': must be from -96 to 24 dB, not 30")
+    }
 }

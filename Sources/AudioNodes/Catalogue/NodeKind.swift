@@ -49,6 +49,24 @@ public struct NodeKind: Sendable {
 
     /// The setting called `name`, if the kind has one.
     public func setting(_ name: String) -> SettingDescription? { settings.first { $0.name == name } }
+
+    /// The range the kind declares for `field`: a parameter's (`gain[N]` for a bus's), else a
+    /// number setting's; `buses.gain` names a field of a list's items. Nil where it declares
+    /// none, so help texts and checks elsewhere read the one declaration.
+    public func range(_ field: String) -> ClosedRange<Double>? {
+        if let parameter = parameters.first(where: { $0.name == field }) { return SettingDescription.decimal(parameter.range) }
+        var candidates = settings
+        let path = field.split(separator: ".").map(String.init)
+        for list in path.dropLast() {
+            guard case .list(let fields)? = candidates.first(where: { $0.name == list })?.type else { return nil }
+            candidates = fields
+        }
+        switch candidates.first(where: { $0.name == path.last })?.type {
+        case .number(_, let range)?: return range
+        case .integer(let range)?: return Double(range.lowerBound)...Double(range.upperBound)
+        default: return nil
+        }
+    }
 }
 
 /// What a node being made needs to know of the graph around it.

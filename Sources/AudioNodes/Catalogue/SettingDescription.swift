@@ -39,6 +39,24 @@ public struct SettingDescription: Sendable {
         isRequired = required
     }
 
+    /// A setting called `name` that takes what `parameter` takes: its unit and range (a number),
+    /// its choices, or on and off (a switch). A value that is both a node's setting and its
+    /// parameter (a mixer bus's gain) is so declared once, as the parameter.
+    public init(_ name: String, as parameter: ParameterDescription, _ summary: String, required: Bool = false) {
+        let type: ValueType = switch parameter.unit {
+        case .boolean: .flag
+        case .indexed(let choices): .choice(choices)
+        default: .number(parameter.unit, Self.decimal(parameter.range))
+        }
+        self.init(name, type, summary, required: required)
+    }
+
+    /// A parameter's range as the decimals it was written in (0.01, not 0.009999999776482582).
+    static func decimal(_ range: ClosedRange<Float>) -> ClosedRange<Double> {
+        func decimal(_ value: Float) -> Double { Double(value.description) ?? Double(value) }
+        return decimal(range.lowerBound)...decimal(range.upperBound)
+    }
+
     /// A sample-rate setting in Hz (1 Hz to 768 kHz).
     public static func sampleRate(_ summary: String) -> SettingDescription {
         SettingDescription("rate", .number(.hertz, 1...768_000), summary)

@@ -172,6 +172,18 @@ public struct FilterError: Error, Equatable, CustomStringConvertible {
 }
 
 extension FilterNode {
+    /// Band N's parameters, as the kind lists them; the bands' settings take what they take.
+    private static let bandParameters: [ParameterDescription] = [
+        ParameterDescription(id: id(.frequency, band: 0), name: "frequency[N]", range: frequencyRange, defaultValue: 1000, unit: .hertz),
+        ParameterDescription(id: id(.gain, band: 0), name: "gain[N]", range: gainRange, defaultValue: 0, unit: .decibels),
+        ParameterDescription(id: id(.width, band: 0), name: "q[N]", range: widthRange(.q(1)), defaultValue: 1, unit: .linear),
+        ParameterDescription(id: id(.width, band: 0), name: "bandwidth[N]", range: widthRange(.octaves(1)), defaultValue: 1, unit: .linear),
+        ParameterDescription(id: id(.width, band: 0), name: "slope[N]", range: widthRange(.slope(1)), defaultValue: 0.5, unit: .linear),
+        .boolean(id: id(.bypass, band: 0), name: "bypass[N]", defaultValue: false),
+    ]
+
+    private static func bandParameter(_ name: String) -> ParameterDescription { bandParameters.first { $0.name == "\(name)[N]" }! }
+
     /// The filter bank as a catalogued node kind: a list of bands, each with its shape,
     /// frequency, gain and width as settings and parameters.
     public static let kind = NodeKind(
@@ -179,22 +191,15 @@ extension FilterNode {
         settings: [
             SettingDescription("bands", .list([
                 SettingDescription("type", .choice(FilterShape.allCases.map(\.rawValue)), "the band's shape", required: true),
-                SettingDescription("frequency", .number(.hertz, 1...384_000), "its centre or corner frequency", required: true),
-                SettingDescription("gain", .number(.decibels, -40...40), "its gain, for peaks and shelves (default 0 dB)"),
-                SettingDescription("q", .number(.linear, 0.01...100), "its width as Q (default: 0.707 for low/high-pass)"),
-                SettingDescription("bandwidth", .number(.linear, 0.01...10), "its width in octaves (default 1 for peaks, band-pass and band-stop)"),
-                SettingDescription("slope", .number(.linear, 0.01...1), "a shelf's slope (default 0.5, as SoX's bass and treble)"),
-                SettingDescription("bypass", .flag, "pass the band by (default false)"),
+                SettingDescription("frequency", as: bandParameter("frequency"), "its centre or corner frequency", required: true),
+                SettingDescription("gain", as: bandParameter("gain"), "its gain, for peaks and shelves (default 0 dB)"),
+                SettingDescription("q", as: bandParameter("q"), "its width as Q (default: 0.707 for low/high-pass)"),
+                SettingDescription("bandwidth", as: bandParameter("bandwidth"), "its width in octaves (default 1 for peaks, band-pass and band-stop)"),
+                SettingDescription("slope", as: bandParameter("slope"), "a shelf's slope (default 0.5, as SoX's bass and treble)"),
+                SettingDescription("bypass", as: bandParameter("bypass"), "pass the band by (default false)"),
             ]), "the bands, in series in this order", required: true),
         ],
-        parameters: [
-            ParameterDescription(id: id(.frequency, band: 0), name: "frequency[N]", range: frequencyRange, defaultValue: 1000, unit: .hertz),
-            ParameterDescription(id: id(.gain, band: 0), name: "gain[N]", range: gainRange, defaultValue: 0, unit: .decibels),
-            ParameterDescription(id: id(.width, band: 0), name: "q[N]", range: widthRange(.q(1)), defaultValue: 1, unit: .linear),
-            ParameterDescription(id: id(.width, band: 0), name: "bandwidth[N]", range: widthRange(.octaves(1)), defaultValue: 1, unit: .linear),
-            ParameterDescription(id: id(.width, band: 0), name: "slope[N]", range: widthRange(.slope(1)), defaultValue: 0.5, unit: .linear),
-            .boolean(id: id(.bypass, band: 0), name: "bypass[N]", defaultValue: false),
-        ],
+        parameters: bandParameters,
         make: { name, settings, _ in
             let bands = try settings.list("bands").enumerated().map { index, fields in
                 let shape = FilterShape(rawValue: fields.text("type")!)!

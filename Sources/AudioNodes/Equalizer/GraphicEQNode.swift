@@ -63,10 +63,13 @@ public final class GraphicEQNode: AudioNode {
         try? setParameter(Parameter.preset, Float(initialPreset))
     }
 
-    public override var parameterDescriptions: [ParameterDescription] {
-        [.indexed(id: Parameter.preset, name: "preset", choices: presets.map(\.name)),
+    /// The parameters of an EQ choosing among `presets`: the one declaration of their names, ranges and units.
+    public static func descriptions(presets: [String]) -> [ParameterDescription] {
+        [.indexed(id: Parameter.preset, name: "preset", choices: presets),
          ParameterDescription(id: Parameter.preamp, name: "preamp", range: -60...24, defaultValue: 0, unit: .decibels)]
     }
+
+    public override var parameterDescriptions: [ParameterDescription] { Self.descriptions(presets: presets.map(\.name)) }
 
     public override var planDetail: String? {
         let omitted = omittedBands.map { "\(Int($0.frequency)) Hz" }
@@ -269,10 +272,7 @@ extension GraphicEQNode {
             SettingDescription("mode", .choice(GraphicEQDesign.Mode.allCases.map(\.rawValue)),
                                "accurate (each band centre hits the preset's gain) or classic (the plain cascade); default accurate"),
         ],
-        parameters: [
-            .indexed(id: Parameter.preset, name: "preset", choices: []),
-            ParameterDescription(id: Parameter.preamp, name: "preamp", range: -60...24, defaultValue: 0, unit: .decibels),
-        ],
+        parameters: descriptions(presets: []),
         make: { name, settings, context in
             var presets: [EQPreset] = []
             for presetName in [settings.text("preset")!] + (context.scheduledChoices["preset"] ?? []) {

@@ -24,9 +24,10 @@ public final class GainNode: AudioNode {
         super.init(name: name, inputBusCount: 1, outputBusCount: 1)
     }
 
-    public override var planDetail: String? {
-        purpose ?? ParameterDescription(id: 0, name: "gain", range: -96...96, defaultValue: 0, unit: .decibels).describe(Float(decibels))
-    }
+    /// What the gain takes: the one declaration of its range and unit, for plans and the kind's setting.
+    public static let gain = ParameterDescription(id: 0, name: "gain", range: -96...96, defaultValue: 0, unit: .decibels)
+
+    public override var planDetail: String? { purpose ?? Self.gain.describe(Float(decibels)) }
 
     public override func render(_ flags: inout RenderActionFlags, _ request: RenderRequest, _ output: AudioBufferList) throws -> Int {
         let frames = try pullInput(bus: 0, &flags, request, into: output)
@@ -43,7 +44,7 @@ extension GainNode {
     /// The gain as a catalogued node kind: one fixed gain in dB.
     public static let kind = NodeKind(
         name: "gain", summary: "multiplies the stream by a fixed gain",
-        settings: [SettingDescription("gain", .number(.decibels, -96...96), "the gain in dB", required: true)],
+        settings: [SettingDescription("gain", as: gain, "the gain in dB", required: true)],
         make: { name, settings, _ in GainNode(name: name, decibels: settings.number("gain")!) })
 }
 

@@ -86,17 +86,23 @@ public final class MixerNode: AudioNode {
         try setStreamFormat(output.canonical, scope: .output)
     }
 
-    public override var parameterDescriptions: [ParameterDescription] {
-        var descriptions = [ParameterDescription(id: Self.masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: .decibels)]
-        for bus in 0..<inputBusCount {
-            descriptions += [
-                ParameterDescription(id: Self.id(.gain, bus: bus), name: "gain[\(bus)]", range: -96...24, defaultValue: 0, unit: .decibels),
-                ParameterDescription(id: Self.id(.pan, bus: bus), name: "pan[\(bus)]", range: -1...1, defaultValue: 0, unit: .pan),
-                .boolean(id: Self.id(.enable, bus: bus), name: "enable[\(bus)]", defaultValue: true),
-                .boolean(id: Self.id(.mute, bus: bus), name: "mute[\(bus)]", defaultValue: false),
-            ]
+    /// The master volume's description.
+    public static let volume = ParameterDescription(id: masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: .decibels)
+
+    /// The description of `parameter` of input bus `bus`, named with `index` (`gain[2]`, or `gain[N]` for the kind): each bus
+    /// parameter declared once, for the node, its kind's parameters and the settings of its buses.
+    public static func description(_ parameter: BusParameter, bus: Int, index: String) -> ParameterDescription {
+        let id = id(parameter, bus: bus)
+        return switch parameter {
+        case .gain: ParameterDescription(id: id, name: "gain[\(index)]", range: -96...24, defaultValue: 0, unit: .decibels)
+        case .pan: ParameterDescription(id: id, name: "pan[\(index)]", range: -1...1, defaultValue: 0, unit: .pan)
+        case .enable: .boolean(id: id, name: "enable[\(index)]", defaultValue: true)
+        case .mute: .boolean(id: id, name: "mute[\(index)]", defaultValue: false)
         }
-        return descriptions
+    }
+
+    public override var parameterDescriptions: [ParameterDescription] {
+        [Self.volume] + (0..<inputBusCount).flatMap { bus in BusParameter.allCases.map { Self.description($0, bus: bus, index: "\(bus)") } }
     }
 
     public override var planDetail: String? {
@@ -253,20 +259,14 @@ extension MixerNode {
             .sampleRate("the mix's sample rate (default: the first file's)"),
             .channelCount("the mix's channel count (default 2)"),
             SettingDescription("buses", .list([
-                SettingDescription("gain", .number(.decibels, -96...24), "the bus's gain (default 0 dB)"),
-                SettingDescription("pan", .number(.pan, -1...1), "-1 (left) to 1 (right), default 0"),
+                SettingDescription("gain", as: description(.gain, bus: 0, index: "N"), "the bus's gain (default 0 dB)"),
+                SettingDescription("pan", as: description(.pan, bus: 0, index: "N"), "-1 (left) to 1 (right), default 0"),
                 SettingDescription("start", .time, "where the bus starts in the mix (default 0)"),
-                SettingDescription("mute", .flag, "pulled but not heard (default false)"),
-                SettingDescription("enabled", .flag, "pulled at all (default true)"),
+                SettingDescription("mute", as: description(.mute, bus: 0, index: "N"), "pulled but not heard (default false)"),
+                SettingDescription("enabled", as: description(.enable, bus: 0, index: "N"), "pulled at all (default true)"),
             ]), "each input bus's settings, in bus order"),
         ],
-        parameters: [
-            ParameterDescription(id: masterVolume, name: "volume", range: -96...24, defaultValue: 0, unit: .decibels),
-            ParameterDescription(id: id(.gain, bus: 0), name: "gain[N]", range: -96...24, defaultValue: 0, unit: .decibels),
-            ParameterDescription(id: id(.pan, bus: 0), name: "pan[N]", range: -1...1, defaultValue: 0, unit: .pan),
-            .boolean(id: id(.enable, bus: 0), name: "enable[N]", defaultValue: true),
-            .boolean(id: id(.mute, bus: 0), name: "mute[N]", defaultValue: false),
-        ],
+        parameters: [volume] + BusParameter.allCases.map { description($0, bus: 0, index: "N") },
         make: { name, settings, context in
             let buses = settings.list("buses")
             let rate = settings.number("rate") ?? context.sampleRate
