@@ -95,7 +95,7 @@ protocol LevelUnit {
 /// Loudness units relative to full scale.
 enum LUFSUnit: LevelUnit {
     static let name = "LUFS"
-    static let range = -70.0...0.0
+    static let range = KindRanges.range(GenericOutputKind.kind, "normalize")
     static let suffixes: Set<String> = ["lufs"]
 }
 

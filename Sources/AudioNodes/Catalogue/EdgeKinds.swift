@@ -41,11 +41,11 @@ public enum GenericOutputKind {
                                "measure the rendered audio, then render again with the gain that brings its measure to this level (after the fades)"),
             SettingDescription("measure", .choice(["loudness", "samplePeak", "truePeak"]),
                                "what normalize is a level of: integrated loudness in LUFS (default), the sample peak in dBFS or the true peak in dBTP"),
-            SettingDescription("truePeak", .number(.decibels, -30...0),
+            SettingDescription("truePeak", as: LimiterNode.descriptions[LimiterNode.Parameter.ceiling.rawValue],
                                "with normalize: the highest true peak allowed, in dBTP (default -1 for loudness, none for a sample peak)"),
             SettingDescription("overCeiling", .choice(["refuse", "lower", "limit"]),
                                "with normalize, when the gain would put the true peak over its ceiling: refuse (default), lower the gain, or limit"),
-            SettingDescription("limit", .number(.decibels, -30...0),
+            SettingDescription("limit", as: LimiterNode.descriptions[LimiterNode.Parameter.ceiling.rawValue],
                                "end with a true-peak limiter at this ceiling in dBTP (5 ms lookahead, 50 ms release), after the fades and normalize's gain"),
         ],
         make: { name, _, _ in GenericOutput(name: name) })
