@@ -107,13 +107,14 @@ struct ConversionOptions: ParsableArguments {
         settings.salvage = salvage
     }
 
-    /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `opus`, `sndfile`, `mpg123`, `ffmpeg`).
-    static var decoderNames: String {
+    /// The decoders this build has, as `--decoder` takes them (`vorbisfile`, `opus`, `sndfile`, `mpg123`, `ffmpeg`);
+    /// named once, as the preset names are (`CompletionValues.presetNames`).
+    static let decoderNames: String = {
         FormatRegistry.standard.kinds.filter(\.decodes).map { kind in
             let lower = kind.name.lowercased()
             return lower.hasPrefix("lib") ? String(lower.dropFirst(3)) : lower
         }.joined(separator: ", ")
-    }
+    }()
 
     /// The output rate and channels, codec, bit rate and quality asked for, in `choice`; a codec
     /// takes the depth of `--bits` that `choice` already holds (checked by `validateCodec(bits:)`).

@@ -68,6 +68,20 @@ import Testing
         }
     }
 
+    /// A table saved with Windows line ends reads as the same table, and names and aliases outside
+    /// ASCII keep every character, spaces inside them too.
+    @Test func aTableReadsAlikeWithCRLFLinesAndKeepsNamesWholeOutsideASCII() throws {
+        let table = "# comment\nname\t100\t1000\taliases\nÉlectro Süß\t1.5\t-1\t Ünï, Café Noir \n  Two\t2\t0\t\n"
+        let presets = try EQPresetLibrary.parseTable(table, source: "t.tsv")
+        #expect(presets.map(\.name) == ["Électro Süß", "Two"])
+        #expect(presets.map(\.aliases) == [["Ünï", "Café Noir"], []])
+        #expect(presets.map(\.gains) == [[1.5, -1], [2, 0]])
+        let windows = try EQPresetLibrary.parseTable(table.replacingOccurrences(of: "\n", with: "\r\n"), source: "t.tsv")
+        #expect(windows.map(\.name) == presets.map(\.name))
+        #expect(windows.map(\.aliases) == presets.map(\.aliases))
+        #expect(windows.map(\.gains) == presets.map(\.gains))
+    }
+
     @Test func punctuationInNamesIsIgnored() throws {
         #expect(try EQPresetLibrary.find("rnb", in: EQPresetLibrary.builtIn) == nil)
         #expect(try EQPresetLibrary.find("r&b", in: EQPresetLibrary.builtIn)?.name == "R&B")

@@ -23,14 +23,19 @@ public enum EQPresetLibrary {
     /// Parses a tab-separated preset table: `#` comment lines, a header `name<TAB>f1<TAB>f2…`
     /// of band centres in Hz (Q = √2), optionally ending in an `aliases` column, then one line per
     /// preset: name, one gain per band and, with that column, other names separated by commas.
+    ///
+    /// Lines and fields are split on the UTF-8 bytes of newline and tab, which never occur inside
+    /// a multi-byte character, and trimmed of ASCII white space (a CRLF line's return too): the
+    /// built-in table is read at every start, and splitting it by `Character` cost a render as much
+    /// as the rest of its start-up's own work.
     public static func parseTable(_ text: String, source: String) throws(PresetError) -> [EQPreset] {
         var frequencies: [Double]?
         var hasAliases = false
         var presets: [EQPreset] = []
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, rawLine) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let line = trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(trimmed)
+            let fields = rawLine.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(trimmed)
             guard let bandFrequencies = frequencies else {
                 hasAliases = fields.count > 2 && fields.last?.lowercased() == "aliases"
                 let centres = fields.dropFirst().dropLast(hasAliases ? 1 : 0)
@@ -51,7 +56,7 @@ public enum EQPresetLibrary {
                 throw PresetError(source: source, field: "line \(number + 1)",
                                   problem: "expected a name and \(bandCount) gains in dB\(hasAliases ? " (then optionally aliases)" : ""), tab-separated")
             }
-            let aliases = (aliasField ?? "").split(separator: ",").map(trimmed).filter { !$0.isEmpty }
+            let aliases = (aliasField ?? "").utf8.split(separator: UInt8(ascii: ",")).map(trimmed).filter { !$0.isEmpty }
             let bands = bandFrequencies.map { GraphicEQDesign.Band(frequency: $0, q: EQPreset.iPodQ) }
             let preset = EQPreset(name: name, aliases: aliases, bands: bands, gains: gains.map { $0! })
             try validate(preset, source: source, field: "line \(number + 1)")
@@ -187,10 +192,13 @@ public enum EQPresetLibrary {
         return presets
     }
 
-    private static func trimmed(_ text: Substring) -> String {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(text[first...last])
+    /// The text of `bytes` without the ASCII white space (space, tab, return, line and form feeds)
+    /// at either end.
+    private static func trimmed(_ bytes: Substring.UTF8View) -> String {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     private static func baseName(of path: String) -> String {
