@@ -14,13 +14,21 @@ public enum MetadataFile {
     /// Writes `metadata` into the file open for reading and writing on `descriptor` (which
     /// stays open), in place of the tags and pictures its encoder wrote, as `format` holds them
     /// (track and disc numbers shaped by `TagMapping`); then reads the file back and gives what
-    /// it did not keep. `path` names the file in errors and in the loss.
+    /// it did not keep. A picture larger than the format holds is left out before TagLib sees it:
+    /// TagLib writes a FLAC block of any size, and one past 16 MiB breaks the file. `path` names
+    /// the file in errors and in the loss.
     public static func write(_ metadata: FileMetadata, toDescriptor descriptor: Int32, as format: TagFormat,
                              path: String) throws(MetadataError) -> MetadataLoss {
         var wanted = metadata
         wanted.tags = TagMapping.tags(metadata.tags, for: format.system)
-        let written = try TagLibFile.replace(with: wanted, descriptor: descriptor, format: format, path: path)
-        return MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped,
-                            statesDimensions: format.system == .vorbisComments)
+        var writable = wanted
+        if let limit = format.pictureLimit {
+            writable.pictures.removeAll { $0.data.count + $0.mimeType.utf8.count + $0.description.utf8.count > limit.bytes }
+        }
+        let written = try TagLibFile.replace(with: writable, descriptor: descriptor, format: format, path: path)
+        var loss = MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped,
+                                statesDimensions: format.system == .vorbisComments)
+        if writable.pictures.count < wanted.pictures.count { loss.picturesReason = format.pictureLimit?.reason }
+        return loss
     }
 }

@@ -9,6 +9,9 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
     public var tagKeys: [String] = []
     /// The pictures not kept at all.
     public var pictures = 0
+    /// Why the pictures were not kept, when the output says (`a FLAC picture block holds at most
+    /// 16 MiB`); nil when it does not.
+    public var picturesReason: String?
     /// The pictures kept without their kind or description.
     public var pictureDetails = 0
     /// What the input held that no property names (an ID3v2 frame ID, an MP4 atom), not carried.
@@ -62,7 +65,9 @@ public struct MetadataLoss: Equatable, Sendable, CustomStringConvertible {
         if let holdsNone { return "\(path): \(whatIsLost) not kept: \(holdsNone)" }
         var parts: [String] = []
         if !tagKeys.isEmpty { parts.append("tags not kept: " + tagKeys.joined(separator: ", ")) }
-        if pictures > 0 { parts.append("cover art not kept: \(Self.count(pictures, "picture"))") }
+        if pictures > 0 {
+            parts.append("cover art not kept: \(Self.count(pictures, "picture"))" + (picturesReason.map { " (\($0))" } ?? ""))
+        }
         if pictureDetails > 0 { parts.append("cover art kept without its kind and description: \(Self.count(pictureDetails, "picture"))") }
         if !unmapped.isEmpty { parts.append("frames not carried, as TagLib names no key for them: " + unmapped.joined(separator: ", ")) }
         return "\(path): " + parts.joined(separator: "; ")

@@ -32,6 +32,15 @@ public enum TagFormat: String, CaseIterable, Sendable {
     /// writes `ENCODER=libsndfile` into every Ogg Vorbis file.
     public var isStampedByItsEncoder: Bool { self == .oggVorbis }
 
+    /// The largest picture the format holds, in bytes with its MIME type and description, and
+    /// why; nil where no limit binds before memory does. A FLAC metadata block states its length
+    /// in 24 bits, so a `PICTURE` block (32 bytes of fields beside the strings and the image) ends
+    /// at 16 MiB.
+    public var pictureLimit: (bytes: Int, reason: String)? {
+        guard self == .flac else { return nil }
+        return ((1 << 24) - 1 - 32, "a FLAC picture block holds at most 16 MiB")
+    }
+
     /// The name for messages: `MP4`, `Ogg Opus`.
     public var name: String {
         switch self {

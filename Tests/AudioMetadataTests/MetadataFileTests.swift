@@ -60,4 +60,17 @@ import Testing
         #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png,
                                           dimensions: Picture.Dimensions(width: 1, height: 1, colourDepth: 24))])
     }
+
+    @Test func aPictureTooLargeForAFLACBlockIsNamedWithTheReason() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song")], in: folder) else { return }
+        let large = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: TaggedFiles.png + [UInt8](repeating: 7, count: 1 << 24))
+        let small = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: TaggedFiles.png)
+        let loss = try write(FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [large]), to: flac, as: .flac)
+        #expect(loss.pictures == 1)
+        #expect(loss.description == "\(flac): cover art not kept: 1 picture (a FLAC picture block holds at most 16 MiB)")
+        // The file is whole: metaflac, which checks every block's length, still reads its tags.
+        #expect(try TaggedFiles.metaflacTags(flac).map { $0.map { $0.0 + "=" + $0.1 } } == ["TITLE=Song"])
+        #expect(try write(FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [small]), to: flac, as: .flac).isEmpty)
+    }
 }
