@@ -121,12 +121,16 @@ public struct MetadataCarriage: Sendable {
     }
 
     /// Writes the metadata into `destination`'s finished, unlinked file of `frames` frames, as
-    /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was not
-    /// kept of each (nil when nothing was lost). A write that fails is the output's error.
+    /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was
+    /// carried, what was not kept of each, and what could not be read. A write that fails is the
+    /// output's error.
     func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
-               frames: Int64) throws(RenderError) -> (tags: MetadataLoss?, chunks: ChunkLoss?) {
-        (try writeTags(into: destination, type: type, encoding: encoding),
-         try writeChunks(into: destination, format: format, type: type, encoding: encoding, frames: frames))
+               frames: Int64) throws(RenderError) -> MetadataOutcome {
+        let chunks = retimedChunks(outputFrames: frames)
+        let tagLoss = try writeTags(into: destination, type: type, encoding: encoding)
+        let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding)
+        return MetadataOutcome(readError: readError, loss: tagLoss, chunkReadError: chunkReadError, chunkLoss: chunkLoss,
+                               carried: CarriedMetadata(tags: metadata, chunks: chunks, tagLoss: tagLoss, chunkLoss: chunkLoss))
     }
 
     /// The coding history line (EBU R 98) of an output of `format` and `encoding` written by `software`:
@@ -149,11 +153,11 @@ public struct MetadataCarriage: Sendable {
         return chunks
     }
 
-    /// Appends the `bext`, iXML and markers to `destination`'s finished file, after its tags.
-    private func writeChunks(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
-                             frames: Int64) throws(RenderError) -> ChunkLoss? {
+    /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file, after its tags.
+    private func writeChunks(_ chunks: ChunkMetadata, into destination: OutputFile, format: StreamFormat, type: AudioContainer,
+                             encoding: AudioEncoding) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
-        var chunks = retimedChunks(outputFrames: frames)
+        var chunks = chunks
         if let codingHistory {
             chunks.broadcastExtension?.addCodingHistory(Self.codingHistoryLine(format: format, encoding: encoding, software: codingHistory))
         }
@@ -208,12 +212,17 @@ public struct MetadataOutcome: Sendable {
     /// What of the `bext`, iXML and markers the output did not keep, if anything.
     public var chunkLoss: ChunkLoss?
 
+    /// What the output holds of it, for reports.
+    public var carried: CarriedMetadata
+
     /// The outcome of a render that read and lost nothing unless told.
-    public init(readError: MetadataError? = nil, loss: MetadataLoss? = nil, chunkReadError: MetadataError? = nil, chunkLoss: ChunkLoss? = nil) {
+    public init(readError: MetadataError? = nil, loss: MetadataLoss? = nil, chunkReadError: MetadataError? = nil, chunkLoss: ChunkLoss? = nil,
+                carried: CarriedMetadata = CarriedMetadata()) {
         self.readError = readError
         self.loss = loss
         self.chunkReadError = chunkReadError
         self.chunkLoss = chunkLoss
+        self.carried = carried
     }
 
     /// One line for each: `in.flac: tags not read: …`, `out.au: tags not kept: AU holds no tags`,

@@ -187,12 +187,12 @@ enum OutputRendering {
     /// Pulls `outputNode` to its end into `output`, through an unfinished file put into place
     /// only on success, with `metadata`'s tags and pictures written into it first (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
     /// the level, the sum of the squares of every sample, when they ask for sketches, the
-    /// output's, and what of the metadata the output did not keep. The graph's scheduled
+    /// output's, and what of the metadata the output kept and did not keep. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
     static func write(_ outputNode: GenericOutput, format: StreamFormat, to output: OutputDestination, type: AudioContainer,
                       encoding: AudioEncoding, encoderSettings: EncoderSettings, dither: TPDFDither?, expectedFrames: Int64?,
                       settings options: RenderSettings, metadata: MetadataCarriage = .none)
-        throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?, metadataLoss: MetadataLoss?, chunkLoss: ChunkLoss?) {
+        throws -> (frames: Int64, clipCount: ClipCount, sumOfSquares: Double?, sketch: SignalSketch?, metadata: MetadataOutcome) {
         let destination: OutputFile
         if options.durability == .synchronized, !output.isFile {
             throw RenderError.usage("\(output.path): only a regular file can be synchronized to storage, not "
@@ -200,8 +200,7 @@ enum OutputRendering {
         }
         do { destination = try OutputFile(destination: output, durability: options.durability) } catch { throw RenderError.output(error) }
         let writer: ThreadedFileWriter
-        var metadataLoss: MetadataLoss?
-        var chunkLoss: ChunkLoss?
+        var outcome = MetadataOutcome()
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
         do {
@@ -227,7 +226,7 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
-            (metadataLoss, chunkLoss) = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
+            outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()
@@ -237,6 +236,6 @@ enum OutputRendering {
             default: throw error
             }
         }
-        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch(), metadataLoss, chunkLoss)
+        return (writer.framesWritten, writer.clipCount, writer.sumOfSquares, sketcher?.sketch(), outcome)
     }
 }

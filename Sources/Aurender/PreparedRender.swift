@@ -205,8 +205,7 @@ struct PreparedRender {
         var summary = RenderJob.Summary(inputFormat: branches[0].file.format, outputType: type, outputEncoding: encoding,
                                         frames: written.frames, clipCount: written.clipCount, dither: dither, outputFormat: format,
                                         rms: written.sumOfSquares.map { RenderJob.Summary.rms($0, frames: written.frames, channels: format.channelCount) })
-        summary.metadata = MetadataOutcome(readError: metadata.readError, loss: written.metadataLoss,
-                                           chunkReadError: metadata.chunkReadError, chunkLoss: written.chunkLoss)
+        summary.metadata = written.metadata
         if let output = written.sketch {
             let processing = branches.count == 1 ? branches[0].chain + tail : tail
             summary.sketches = RenderSketches(inputs: readers.compactMap { reader in reader.sketcher.map { .init(input: reader.input, sketch: $0.sketch()) } },

@@ -92,6 +92,16 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public var shortfalls: [Shortfall]?
     /// Present when the render trimmed silence: what each silence-trim node removed.
     public var silenceTrims: [SilenceTrim]?
+    /// Present when the render carried tags, pictures, `bext`, iXML or markers, or could not.
+    public var metadata: Metadata?
+
+    /// What the output holds of its input's metadata, and the warnings that say what it does not.
+    public struct Metadata: Codable, Equatable, Sendable {
+        /// What the output holds.
+        public var carried: CarriedMetadata
+        /// The warning lines about metadata not read or not kept, as printed.
+        public var warnings: [String]
+    }
 
     /// What one silence-trim node removed at each end, in frames and seconds of its input (for
     /// a render of one file, the input as decoded and converted to the output's rate).
@@ -154,6 +164,9 @@ public struct RenderReport: Codable, Equatable, Sendable {
         self.options = options
         if let normalization, let outcome = summary.normalization { self.normalization = Normalization(normalization, outcome) }
         if !summary.silenceTrims.isEmpty { silenceTrims = summary.silenceTrims.map(SilenceTrim.init) }
+        if !summary.metadata.carried.isEmpty || !summary.metadata.warnings.isEmpty {
+            metadata = Metadata(carried: summary.metadata.carried, warnings: summary.metadata.warnings)
+        }
         if !summary.shortfalls.isEmpty {
             shortfalls = summary.shortfalls.map { Shortfall(input: $0.path, statedFrames: $0.shortfall.stated, foundFrames: $0.shortfall.found) }
         }

@@ -270,4 +270,28 @@ import Testing
         #expect(String(decoding: bext[0..<256].prefix { $0 != 0 }, as: UTF8.self) == "From FFmpeg")
         #expect(String(decoding: bext[256..<288].prefix { $0 != 0 }, as: UTF8.self) == "Tester")
     }
+
+    @Test func theReportSaysWhichChunksAndMarkersTheOutputHolds() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.input(in: folder)
+        func carried(_ arguments: [String]) throws -> [String: Any] {
+            let result = try aurender(["-q", "--json"] + arguments)
+            #expect(result.status == 0)
+            let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+            return try #require((report["metadata"] as? [String: Any])?["carried"] as? [String: Any])
+        }
+        let wave = try carried([input, folder.file("out.wav")])
+        #expect(wave["broadcastExtension"] as? Bool == true)
+        #expect(wave["ixml"] as? Bool == true)
+        #expect(wave["markers"] as? Int == 4)
+        // A start at 1 s drops the marker at 0.5 s and keeps the three after it.
+        #expect(try carried(["--start", "1s", input, folder.file("trimmed.wav")])["markers"] as? Int == 3)
+        let flac = try carried([input, folder.file("out.flac")])
+        #expect(flac["broadcastExtension"] as? Bool == false)
+        #expect(flac["ixml"] as? Bool == false)
+        #expect(flac["markers"] as? Int == 0)
+        let wave64 = try carried([input, folder.file("out.w64")])
+        #expect(wave64["broadcastExtension"] as? Bool == true)
+        #expect(wave64["markers"] as? Int == 0)
+    }
 }

@@ -288,6 +288,31 @@ import Testing
                 "\(message)")
         #expect(try samples(of: folder.file("out.flac")).samples == samples(of: tagged).samples, "the audio renders whole")
     }
+
+    @Test func aBatchsReportListsPerFileWhatWasCarriedAndWhatWasNot() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try taggedFLAC(in: folder) else { return }
+        let report = folder.file("report.json")
+        let mp3 = try aurender(["-q", "-o", folder.file("mp3"), flac, "--type", "mp3", "--report", report])
+        #expect(mp3.status == 0)
+        let au = try aurender(["-q", "--json", flac, folder.file("out.au")])
+        #expect(au.status == 0)
+        let batch = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let rendered = try #require(batch["rendered"] as? [[String: Any]])
+        let metadata = try #require(rendered.first?["metadata"] as? [String: Any])
+        let carried = try #require(metadata["carried"] as? [String: Any])
+        // TagLib orders a FLAC's keys alphabetically; every key of the table comes through an MP3.
+        #expect(carried["tags"] as? [String] == Self.tags.map(\.0).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.sorted())
+        #expect(carried["pictures"] as? Int == 1)
+        #expect(carried["markers"] as? Int == 0)
+        #expect(carried["broadcastExtension"] as? Bool == false)
+        #expect(metadata["warnings"] as? [String] == [])
+        let single = try #require(try JSONSerialization.jsonObject(with: au.standardOutput) as? [String: Any])
+        let lost = try #require(single["metadata"] as? [String: Any])
+        #expect((lost["carried"] as? [String: Any])?["tags"] as? [String] == [])
+        #expect((lost["carried"] as? [String: Any])?["pictures"] as? Int == 0)
+        #expect(lost["warnings"] as? [String] == ["\(folder.file("out.au")): tags and cover art not kept: AU holds no tags"])
+    }
 }
 
 extension Dictionary {

@@ -77,7 +77,7 @@ public struct ChunkMetadata: Equatable, Sendable {
             if let ixml { chunks.append(("iXML", ixml)) }
             if !markers.isEmpty {
                 if file.layout == .wave64 {
-                    loss.parts.append("\(ChunkLoss.count(markers.count, "marker")) not kept: aurender writes no markers into \(formatName) files")
+                    loss.lose(markers: markers.count, because: "aurender writes no markers into \(formatName) files")
                 } else {
                     let (cue, labels) = MarkerChunks.wave(markers)
                     chunks.append(("cue ", cue))
@@ -98,6 +98,12 @@ public struct ChunkLoss: Equatable, Sendable, CustomStringConvertible {
     public let path: String
     /// What was not kept, and why: `bext and iXML not kept: FLAC holds no Broadcast WAV chunk`.
     public var parts: [String] = []
+    /// Whether the `bext` chunk was not kept.
+    public private(set) var lostBroadcastExtension = false
+    /// Whether the iXML chunk was not kept.
+    public private(set) var lostIXML = false
+    /// How many markers were not kept (regions kept as points are kept).
+    public private(set) var lostMarkers = 0
 
     init(path: String) { self.path = path }
 
@@ -106,9 +112,7 @@ public struct ChunkLoss: Equatable, Sendable, CustomStringConvertible {
         self.path = path
         lose(broadcastExtension: metadata.broadcastExtension != nil, ixml: metadata.ixml != nil,
              because: "\(formatName) holds no Broadcast WAV chunk")
-        if !metadata.markers.isEmpty {
-            parts.append("\(Self.count(metadata.markers.count, "marker")) not kept: \(formatName) holds no markers aurender writes")
-        }
+        lose(markers: metadata.markers.count, because: "\(formatName) holds no markers aurender writes")
     }
 
     /// Everything in `metadata` lost, to an output that is a pipe or a device.
@@ -117,11 +121,22 @@ public struct ChunkLoss: Equatable, Sendable, CustomStringConvertible {
         let names = [metadata.broadcastExtension.map { _ in "bext" }, metadata.ixml.map { _ in "iXML" },
                      metadata.markers.isEmpty ? nil : "markers"].compactMap { $0 }
         parts = [Self.list(names) + " not kept: " + reason]
+        lostBroadcastExtension = metadata.broadcastExtension != nil
+        lostIXML = metadata.ixml != nil
+        lostMarkers = metadata.markers.count
     }
 
     mutating func lose(broadcastExtension: Bool, ixml: Bool, because reason: String) {
         let names = [broadcastExtension ? "bext" : nil, ixml ? "iXML" : nil].compactMap { $0 }
         if !names.isEmpty { parts.append(Self.list(names) + " not kept: " + reason) }
+        lostBroadcastExtension = lostBroadcastExtension || broadcastExtension
+        lostIXML = lostIXML || ixml
+    }
+
+    mutating func lose(markers: Int, because reason: String) {
+        guard markers > 0 else { return }
+        parts.append("\(Self.count(markers, "marker")) not kept: " + reason)
+        lostMarkers += markers
     }
 
     /// `out.flac: bext and iXML not kept: FLAC holds no Broadcast WAV chunk; 2 markers not kept: …`.
