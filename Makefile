@@ -136,7 +136,7 @@ pattern-rule-check:
 # and coverage on every Swift module. Each runs FUZZ_SECONDS from its seeds in fixtures/fuzz/
 # into a working corpus in .build/fuzz-corpus; findings land in .build/fuzz-findings.
 FUZZ_SECONDS ?= 60
-FUZZ_HARNESSES = FuzzDecoders FuzzGraphFiles FuzzPresets FuzzArguments
+FUZZ_HARNESSES = FuzzDecoders FuzzGraphFiles FuzzPresets FuzzArguments FuzzMetadata
 FUZZ_BIN = .build/fuzz/debug
 FUZZ_FLAGS = -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1
 

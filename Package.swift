@@ -205,10 +205,10 @@ let package = Package(
 /// `swift test` neither build nor link them.
 if ProcessInfo.processInfo.environment["AURENDER_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", path: "Sources/FuzzHarnesses/FuzzSupport"))
-    for harness in ["FuzzDecoders", "FuzzGraphFiles", "FuzzPresets", "FuzzArguments"] {
+    for harness in ["FuzzDecoders", "FuzzGraphFiles", "FuzzPresets", "FuzzArguments", "FuzzMetadata"] {
         package.targets.append(.executableTarget(
             name: harness,
-            dependencies: ["FuzzSupport", "Aurender", "AudioGraph", "AudioFiles", "AudioNodes", "AudioFormats", "AudioDSP"],
+            dependencies: ["FuzzSupport", "Aurender", "AudioGraph", "AudioFiles", "AudioNodes", "AudioFormats", "AudioDSP", "AudioMetadata"],
             path: "Sources/FuzzHarnesses/\(harness)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
