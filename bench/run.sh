@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -636,6 +636,59 @@ PY
     rm -f "$out"*
 }
 
+# Two hundred 5-second stereo FLACs, each tagged by metaflac (nine keys, one with two values) with
+# a 100 kB front cover; prints the folder.
+tagged_inputs() {
+    local folder=$work/tags-in number
+    mkdir -p "$folder"
+    [ -f "$work/cover.jpg" ] || head -c 100000 /dev/urandom > "$work/cover.jpg"
+    [ -f "$work/tags-tone.wav" ] || sox -n -r 44100 -c 2 -b 16 "$work/tags-tone.wav" synth 5 pinknoise synth sine mix 440 vol 0.4
+    for number in $(seq -w 1 200); do
+        [ -f "$folder/track-$number.flac" ] && continue
+        flac -s -f "$work/tags-tone.wav" -o "$folder/track-$number.flac"
+        metaflac --set-tag="TITLE=Track $number" --set-tag=ARTIST=First --set-tag=ARTIST=Second --set-tag=ALBUM=Record \
+            --set-tag=ALBUMARTIST=Band --set-tag=DATE=2021 --set-tag="TRACKNUMBER=$number" --set-tag=TRACKTOTAL=200 \
+            --set-tag=GENRE=Jazz --set-tag=MUSICBRAINZ_TRACKID=8f3471b5-7e6a-48da-86a9-c1c07a0f47ae \
+            --import-picture-from="3|image/jpeg|Cover|500x500x24|$work/cover.jpg" "$folder/track-$number.flac"
+    done
+    echo "$folder"
+}
+
+# What carrying tags costs a batch: 200 tagged FLACs to MP3 with their tags and cover, beside the
+# same batch with --no-tags (issue 40's target: within 3 %); then the peak memory of one render
+# whose input holds a 20 MB cover, beside the same render with --no-tags.
+tags() {
+    local folder
+    folder=$(tagged_inputs)
+    echo "## Two hundred tagged 5-second FLACs to MP3 with -j 2 (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/tags.md" \
+        -n "tags carried" "$aurender -q -j 2 --type mp3 -o $work/tags-out $folder" \
+        -n "--no-tags" "$aurender -q -j 2 --no-tags --type mp3 -o $work/tags-none $folder" >/dev/null
+    cat "$work/tags.md"
+    [ -f "$work/cover-20mb.jpg" ] || head -c 20000000 /dev/urandom > "$work/cover-20mb.jpg"
+    # metaflac takes no picture past 16 MiB: the 20 MB cover goes into an MP3's APIC, by mutagen.
+    local input=$work/big-cover.mp3 output carried bare
+    lame --silent "$work/tags-tone.wav" "$input"
+    PYTHONPATH=/usr/lib/python3/dist-packages python3 - "$input" "$work/cover-20mb.jpg" <<'PY'
+import sys
+from mutagen.id3 import ID3, APIC, TIT2
+tag = ID3()
+tag.add(TIT2(encoding=3, text="Big"))
+tag.add(APIC(encoding=3, mime="image/jpeg", type=3, desc="Cover", data=open(sys.argv[2], "rb").read()))
+tag.save(sys.argv[1])
+PY
+    echo
+    echo "## Peak memory of one 5-second render whose input holds a 20 MB cover (maximum resident set size)"
+    echo "| output | tags carried | --no-tags |"
+    echo "|---|---|---|"
+    for output in mp3 m4a flac; do
+        carried=$(/usr/bin/time -f %M "$aurender" -q "$input" "$work/big-out.$output" 2>&1 >/dev/null | tail -1)
+        bare=$(/usr/bin/time -f %M "$aurender" -q --no-tags "$input" "$work/big-out.$output" 2>&1 >/dev/null | tail -1)
+        echo "| .$output | $((carried / 1024)) MB | $((bare / 1024)) MB |"
+    done
+    rm -rf "$work/tags-out" "$work/tags-none" "$work"/big-out.*
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -654,6 +707,7 @@ case $which in
     spatial) spatial ;;
     reports) reports ;;
     codecs) codecs ;;
+    tags) tags ;;
     all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|all]" >&2; exit 64 ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|all]" >&2; exit 64 ;;
 esac

@@ -10,6 +10,8 @@ public struct MetadataError: Error, Equatable, Sendable, CustomStringConvertible
         case writeFailed
         /// TagLib's shim library could not be opened (not installed beside the binary).
         case unavailable
+        /// The file holds tags in a format TagLib does not read (a DSF's ID3v2).
+        case unsupported
     }
 
     /// The file as the user named it.

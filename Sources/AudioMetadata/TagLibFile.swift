@@ -24,14 +24,18 @@ enum TagLibFile {
 
     /// The metadata of the file at `path`, opened read-only; nil when TagLib knows no tag format
     /// for it (the file is none of the formats that hold tags), or when its chunks show it holds
-    /// none (`TagPresence`: then TagLib is not loaded at all).
+    /// none (`TagPresence`: then TagLib is not loaded at all). A file of a format TagLib does not
+    /// know that shows it holds tags (a DSF's ID3v2) is an error of kind `.unsupported`, so the
+    /// render names them as not read.
     static func read(path: String) throws(MetadataError) -> FileMetadata? {
         guard TagPresence.mayHoldTags(path: path) else { return nil }
         let shim = try library(path: path, failing: "tags not read")
         var status = TAGSHIM_OPENED
         guard let file = shim.openPath(path, &status) else {
             switch status {
-            case TAGSHIM_UNKNOWN_FORMAT: return nil
+            case TAGSHIM_UNKNOWN_FORMAT:
+                guard let format = TagPresence.tagsTagLibCannotRead(path: path) else { return nil }
+                throw MetadataError(path: path, kind: .unsupported, reason: "tags not read: TagLib reads no tags in \(format) files")
             case TAGSHIM_CANNOT_OPEN: throw MetadataError(path: path, kind: .cannotOpen, reason: "tags not read: the file cannot be opened")
             default: throw MetadataError(path: path, kind: .damaged, reason: "tags not read: TagLib finds them damaged")
             }

@@ -44,6 +44,17 @@ enum TagPresence {
         return offset != size && offset != size + 1
     }
 
+    /// The name of the file's format when it is one TagLib does not read and it shows that it
+    /// holds tags: a DSF (Sony's DSD stream file) whose header points at its ID3v2 tag.
+    static func tagsTagLibCannotRead(path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let header = read(descriptor, at: 0, count: 28), header[0..<4].elementsEqual("DSD ".utf8) else { return nil }
+        let tagOffset = header[20..<28].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return tagOffset != 0 ? "DSF" : nil
+    }
+
     /// `count` bytes at `offset`, or nil when the file ends before them.
     private static func read(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -353,6 +353,14 @@ void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture 
     picture->color_count = found.color_count;
 }
 
+// The map with each key's values in one, joined by "; ": a RIFF INFO field holds one string, and
+// TagLib's INFO tag keeps only the first of several values (players read INFO before `id3 `).
+static TagLib::PropertyMap joined(const TagLib::PropertyMap &map) {
+    TagLib::PropertyMap single;
+    for (const auto &entry : map) single.replace(entry.first, TagLib::StringList(entry.second.toString("; ")));
+    return single;
+}
+
 int tagshim_replace(tagshim_file *file, const char *const *keys, const char *const *values, size_t count,
                     const tagshim_picture *pictures, size_t picture_count) {
     try {
@@ -365,6 +373,7 @@ int tagshim_replace(tagshim_file *file, const char *const *keys, const char *con
         }
         TagLib::PropertyMap rejected = file->file->setProperties(map);
         if (auto mp4 = dynamic_cast<TagLib::MP4::File *>(file->file)) writeFreeform(mp4->tag(), rejected);
+        if (auto wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file->file)) wav->InfoTag()->setProperties(joined(map));
         return writePictures(file->file, pictures, picture_count) ? 0 : -1;
     } catch (...) {
         return -1;

@@ -73,4 +73,29 @@ import Testing
         #expect(try TaggedFiles.metaflacTags(flac).map { $0.map { $0.0 + "=" + $0.1 } } == ["TITLE=Song"])
         #expect(try write(FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [small]), to: flac, as: .flac).isEmpty)
     }
+
+    @Test func aWAVsINFOChunkHoldsEveryValueOfAKeyJoined() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tone.wav")
+        try TaggedFiles.toneWAV(at: path)
+        #expect(try write(Self.metadata, to: path, as: .wav).isEmpty)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let field = Array("IART".utf8) + [14, 0, 0, 0] + Array("First; Second".utf8) + [0]
+        #expect(bytes.indices.contains { bytes[$0...].starts(with: field) }, "IART holds both artists")
+    }
+
+    @Test func aDSFsTagsAreNamedAsNotReadRatherThanDroppedInSilence() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tagged.dsf")
+        var header = Array("DSD ".utf8) + [28, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        header += [92, 0, 0, 0, 0, 0, 0, 0]
+        try Data(header + Array("fmt ".utf8) + [UInt8](repeating: 0, count: 60) + Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0])
+            .write(to: URL(fileURLWithPath: path))
+        #expect(throws: MetadataError(path: path, kind: .unsupported, reason: "tags not read: TagLib reads no tags in DSF files")) {
+            try MetadataFile.read(path: path)
+        }
+        header.replaceSubrange(20..<28, with: [UInt8](repeating: 0, count: 8))
+        try Data(header + Array("fmt ".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(try MetadataFile.read(path: path).isEmpty, "a DSF whose header points at no tag holds none")
+    }
 }
