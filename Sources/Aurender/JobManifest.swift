@@ -31,10 +31,10 @@ public struct JobManifest: Sendable {
     /// the later line fail, so no two jobs race to one file.
     public init(text: String) {
         var entries: [Entry] = [], firstLineByOutput: [String: Int] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line[...]
-            guard trimmed.contains(where: { !$0.isWhitespace }) else { continue }
-            var job = ManifestJob.parse(String(trimmed), line: index + 1)
+        // CRLF is one Character, a newline as LF is.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            guard line.contains(where: { !$0.isWhitespace }) else { continue }
+            var job = ManifestJob.parse(String(line), line: index + 1)
             if case .success(let parsed) = job {
                 if let first = firstLineByOutput[parsed.output] {
                     job = .failure(ManifestError(line: index + 1, reason: "output \(parsed.output) is also line \(first)'s output"))

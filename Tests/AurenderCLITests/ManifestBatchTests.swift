@@ -5,12 +5,12 @@ import Testing
 /// `aurender batch JOBS.jsonl` run through the binary: one result line per job, in order, and
 /// outputs equal to the same renders made from the command line.
 @Suite struct ManifestBatchTests {
-    /// A folder with two short inputs (a tone and a quieter one) and a graph file with an EQ.
+    /// A folder with two 1-second inputs (long enough for an integrated loudness) (a tone and a quieter one) and a graph file with an EQ.
     func makeFolder() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
         for (name, level) in [("tone", 0.5), ("quiet", 0.1)] {
-            let samples = (0..<8820).map { Float(level * sin(2 * Double.pi * 440 * Double($0) / 44100)) }
+            let samples = (0..<44100).map { Float(level * sin(2 * Double.pi * 440 * Double($0) / 44100)) }
             try writeFloats(samples, rate: 44100, to: folder.file("in/\(name).wav"))
         }
         try graph(input: "placeholder.wav", output: "placeholder.wav").write(toFile: folder.file("eq.json"), atomically: true, encoding: .utf8)
@@ -55,8 +55,8 @@ import Testing
                 "the render command's own message")
         #expect(found[4]["error"] as? String == "line 5: not valid JSON")
         #expect(found[5]["error"] as? String == "Unknown option '--frobnicate'")
-        #expect(found[0]["frames"] as? Int == 9600 && found[0]["durationSeconds"] as? Double == 0.2, "0.2 s at 48 kHz: \(found[0])")
-        #expect(found[1]["frames"] as? Int == 8820)
+        #expect(found[0]["frames"] as? Int == 48000 && found[0]["durationSeconds"] as? Double == 1, "1 s at 48 kHz: \(found[0])")
+        #expect(found[1]["frames"] as? Int == 44100)
         #expect(found.allSatisfy { ($0["seconds"] as? Double).map { $0 >= 0 } ?? false })
         #expect(found[0]["integratedLUFS"] == nil, "loudness only when asked")
         #expect(result.standardError.contains("aurender: jobs.jsonl: line 5: not valid JSON\n"))
