@@ -216,11 +216,11 @@ shown=$(awk '/^<!-- packaging\/ray-recipe.py/ { found = 1; next } found && /^```
 [ "$shown" = "$(cat "$recipe")" ] || fail "the Ray recipe $guide shows is not $recipe"
 venv=out/ray-venv
 started=$EPOCHREALTIME
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import ray.data' 2>/dev/null; then
+if [ "$("$venv/bin/python" -c 'import ray, ray.data; print(ray.__version__)' 2>/dev/null)" != "$ray_version" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "ray[data]==$ray_version"
 fi
-echo "cluster-check: Ray $("$venv/bin/python" -c 'import ray; print(ray.__version__)') ready in $(seconds "$started")"
+echo "cluster-check: Ray $ray_version ready in $(seconds "$started")"
 mkdir -p "$work/ray/in"
 python3 - "$work/ray" <<'EOF2'
 import json, math, struct, sys, wave
