@@ -240,7 +240,7 @@ uninstall:
 # The tools the checks below run, and the Debian packages that give them.
 INSTALL_CHECK_PACKAGES = man-db bash-completion
 DEB_PACKAGES = dpkg-dev lintian binutils
-CLUSTER_PACKAGES = slurm-wlm munge parallel python3
+CLUSTER_PACKAGES = slurm-wlm munge parallel python3 python3-venv
 # Installs the Debian packages $(2) unless every command in $(1) is found.
 define needs
 	@for tool in $(1); do command -v $$tool >/dev/null || [ -e $$tool ] || { echo "installing $(2)"; \
@@ -265,7 +265,8 @@ deb-check: deb
 
 ## Runs the guide's recipes for sharing a batch (docs/sharing-across-machines.md) for real: a
 ## one-node Slurm cluster (its own configuration and daemons, stopped at the end) runs the job
-## array, then GNU Parallel runs the local recipe; each output must equal a one-machine batch's.
+## array, then GNU Parallel runs the local recipe, then Ray Data (from PyPI, in out/ray-venv) the
+## manifest recipe on a local Ray instance; each output must equal a one-machine batch's.
 cluster-check: release-build
-	$(call needs,slurmctld slurmd munged sbatch parallel python3,$(CLUSTER_PACKAGES))
+	$(call needs,slurmctld slurmd munged sbatch parallel python3 /usr/share/doc/python3-venv,$(CLUSTER_PACKAGES))
 	packaging/cluster-check.sh .build/release/aurender

@@ -11,6 +11,8 @@
 #
 #   packaging/cluster-check.sh AURENDER      (the binary the recipes run as `aurender`)
 set -euo pipefail
+# The Ray the Ray Data recipe is checked with, from PyPI into out/ray-venv.
+ray_version=2.60.0
 aurender=$(realpath "${1:?usage: packaging/cluster-check.sh AURENDER}")
 # slurmd starts each job as its user, so the cluster runs as root (CI runs as root; else sudo).
 [ "$(id -u)" = 0 ] || exec sudo "$0" "$aurender"
@@ -206,4 +208,66 @@ mv "$work/parallel/out" "$work/parallel/recipe-out"
 compare "$work/parallel/recipe-out" "$work/parallel/report.json" "$work/parallel/out" "$work/parallel/one.json"
 echo "cluster-check: GNU Parallel rendered the $inputs inputs in 4 shares in $parallel_time (with the merge), each once, equal to one" \
     "machine's batch, its merged report equal to that batch's but for the timings"
+# The Ray Data recipe: a 200-row manifest of short renders (options, chains and a graph), run by
+# the recipe on a local Ray instance of two CPUs, in a folder of its own, and by one machine's
+# `aurender batch` in another; Ray comes from PyPI into a virtual environment kept in out/.
+recipe=packaging/ray-recipe.py
+shown=$(awk '/^<!-- packaging\/ray-recipe.py/ { found = 1; next } found && /^```/ { if (inside) exit; inside = 1; next } inside { print }' "$guide")
+[ "$shown" = "$(cat "$recipe")" ] || fail "the Ray recipe $guide shows is not $recipe"
+venv=out/ray-venv
+started=$EPOCHREALTIME
+if [ "$("$venv/bin/python" -c 'import ray, ray.data; print(ray.__version__)' 2>/dev/null)" != "$ray_version" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "ray[data]==$ray_version"
+fi
+echo "cluster-check: Ray $ray_version ready in $(seconds "$started")"
+mkdir -p "$work/ray/in"
+python3 - "$work/ray" <<'EOF2'
+import json, math, struct, sys, wave
+folder = sys.argv[1]
+for index in range(20):
+    rate, channels = (48000, 2) if index % 3 == 0 else (44100, 1 + index % 2)
+    frames = rate * (1 + index % 2)
+    with wave.open(f"{folder}/in/take-{index:02}.wav", "wb") as file:
+        file.setnchannels(channels)
+        file.setsampwidth(2)
+        file.setframerate(rate)
+        samples = [int(9000 * math.sin(2 * math.pi * 110 * (index + 1) * frame / rate)) for frame in range(frames) for _ in range(channels)]
+        file.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+graph = {"nodes": [{"name": "in", "type": "file", "path": "x.wav"}, {"name": "eq", "type": "eq", "preset": "Pop"},
+                   {"name": "out", "type": "output", "path": "y.wav", "bits": "24"}],
+         "connections": [{"from": "in", "to": "eq"}, {"from": "eq", "to": "out"}]}
+json.dump(graph, open(f"{folder}/eq.json", "w"))
+kinds = [({"options": {"eq": "Rock"}}, "wav"), ({"options": {"rate": 48000, "bits": 24}}, "wav"), ({"options": {"gain": -3}}, "flac"),
+         ({"chain": "highpass frequency=120 | gain gain=-2"}, "wav"), ({"graph": "eq.json"}, "wav"),
+         ({"options": {"channels": 1, "rate": 22050}}, "aiff")]
+with open(f"{folder}/jobs.jsonl", "w") as file:
+    for row in range(200):
+        kind, extension = kinds[row % len(kinds)]
+        file.write(json.dumps({"input": f"in/take-{row % 20:02}.wav", "output": f"out/job-{row:03}.{extension}", **kind}) + "\n")
+EOF2
+cp -r "$work/ray" "$work/one"
+started=$EPOCHREALTIME
+(cd "$work/ray" && PATH="$work/bin:$PATH" RAY_DEDUP_LOGS=0 "$OLDPWD/$venv/bin/python" "$OLDPWD/$recipe" jobs.jsonl results 2 >ray.log 2>&1) \
+    || { tail -n 30 "$work/ray/ray.log" >&2; fail "the Ray recipe failed"; }
+ray_time=$(seconds "$started")
+started=$EPOCHREALTIME
+(cd "$work/one" && aurender batch jobs.jsonl --results results.jsonl)
+one_time=$(seconds "$started")
+listed=$(cd "$work/ray/out" && find . -type f | sort)
+[ "$listed" = "$(cd "$work/one/out" && find . -type f | sort)" ] || fail "the Ray recipe wrote other files than one machine's batch"
+[ "$(wc -l <<<"$listed")" = 200 ] || fail "the Ray recipe wrote $(wc -l <<<"$listed") outputs for 200 jobs"
+while read -r file; do
+    cmp -s "$work/ray/out/$file" "$work/one/out/$file" || fail "ray/out/$file differs from one machine's batch"
+done <<<"$listed"
+python3 - "$work/ray/results" <<'EOF2'
+import glob, json, sys
+rows = [json.loads(line) for path in sorted(glob.glob(f"{sys.argv[1]}/*.json")) for line in open(path)]
+outputs = [row["output"] for row in rows]
+if len(rows) != 200 or len(set(outputs)) != 200 or any(row["status"] != "rendered" for row in rows):
+    sys.exit(f"cluster-check: the Ray recipe's results hold {len(rows)} rows, {len(set(outputs))} outputs, "
+             f"{sum(row['status'] != 'rendered' for row in rows)} not rendered")
+EOF2
+echo "cluster-check: Ray Data rendered the 200 jobs in $ray_time (ray.init, 8 batches of 25, write_json), each once, equal to one" \
+    "machine's aurender batch ($one_time); its 200 result rows each rendered"
 echo "cluster-check: passed in $(seconds "$began")"

@@ -131,6 +131,17 @@ public struct BatchJob: Sendable {
         self.skipping = skipping
     }
 
+    /// A batch of `items` named elsewhere (a manifest's jobs, whose outputs differ), run as a folder
+    /// batch is: `jobs` at a time, outputs left alone by `skipping`, outcomes in order.
+    public init(items: [Item], jobs: Int, skipping: Skipping) {
+        self.items = items
+        shard = nil
+        batchInputs = items.map(\.input)
+        notAudioFiles = []
+        self.jobs = max(1, jobs)
+        self.skipping = skipping
+    }
+
     /// Renders every item not skipped with `render`, `jobs` at a time, making output folders
     /// as needed; the outcomes are in input order.
     public func run<Rendered: Sendable>(_ render: @escaping @Sendable (Item) throws -> Rendered) -> [Outcome<Rendered>] {

@@ -42,3 +42,11 @@ extension BatchJob {
         }
     }
 }
+
+extension BatchJob.Shard {
+    /// The positions of a list of `count` items, in order, that fall in this share: the Kth, the
+    /// K+Nth and so on, as a manifest's lines are dealt out (its order is the same on every machine).
+    public func indices(count itemCount: Int) -> [Int] {
+        Array(stride(from: number - 1, to: itemCount, by: count))
+    }
+}
