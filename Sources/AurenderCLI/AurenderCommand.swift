@@ -90,7 +90,7 @@ struct AurenderCommand: ParsableCommand {
             With -o FOLDER, the status is that of the first file that failed.
             """,
         version: AurenderVersion.string,
-        subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self,
+        subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self, LoudnessCommand.self,
                       PluginsCommand.self, NodesCommand.self, ReportCommand.self],
         defaultSubcommand: RenderCommand.self
     )
