@@ -104,13 +104,22 @@ import Testing
         return data.dropFirst(size)
     }
 
+    /// The 19 bytes of an Ogg Opus file's identification header (`OpusHead`, with the output gain).
+    func opusHead(_ path: String) throws -> Data {
+        let data = try #require(bytes(path))
+        let start = try #require(data.firstRange(of: Data("OpusHead".utf8))?.lowerBound)
+        return data[start..<(start + 19)]
+    }
+
     @Test func flacGetsReplayGainTagsAndKeepsItsAudio() throws {
         let folder = try TemporaryFolder()
         guard TaggedFiles.hasTool("flac"), TaggedFiles.hasTool("metaflac") else { return }
         try FileManager.default.createDirectory(atPath: folder.file("album"), withIntermediateDirectories: true)
         for (index, level) in [Float(0.2), 0.6].enumerated() {
             try writeTake(level: level, seed: UInt64(index + 1), to: folder.file("take\(index).wav"))
-            _ = try output("flac", ["-s", "-f", "-o", folder.file("album/\(index).flac"), folder.file("take\(index).wav")])
+            // flac takes integer WAVs only: a 16-bit copy first.
+            #expect(try aurender(["--bits", "16", folder.file("take\(index).wav"), folder.file("take\(index)-16.wav")]).status == 0)
+            _ = try output("flac", ["-s", "-f", "-o", folder.file("album/\(index).flac"), folder.file("take\(index)-16.wav")])
         }
         let tracks = [folder.file("album/0.flac"), folder.file("album/1.flac")]
         let md5Before = try output("metaflac", ["--show-md5sum", tracks[0]])
@@ -127,9 +136,12 @@ import Testing
             let tag = { (name: String) throws -> String? in try self.output("metaflac", ["--show-tag=" + name, track])?
                 .split(separator: "\n").first.map { String($0.split(separator: "=", maxSplits: 1)[1]) } }
             #expect(abs(try decibels(try tag("REPLAYGAIN_TRACK_GAIN")) - (-18 - ours.loudness)) <= 0.03)
-            #expect(abs(try decibels(try tag("REPLAYGAIN_ALBUM_GAIN")) - (-18 - album.loudness)) <= 0.03)
-            #expect(abs(try #require(Double(try #require(try tag("REPLAYGAIN_TRACK_PEAK")))) - ours.truePeak) <= 0.0005)
-            #expect(abs(try #require(Double(try #require(try tag("REPLAYGAIN_ALBUM_PEAK")))) - album.truePeak) <= 0.0005)
+            // The reference meter fed the tracks one after the other also gates the 400 ms blocks
+            // straddling the join, which an album of separate tracks has not (loudgain's
+            // ebur128_loudness_global_multiple has not either): a looser tolerance.
+            #expect(abs(try decibels(try tag("REPLAYGAIN_ALBUM_GAIN")) - (-18 - album.loudness)) <= 0.1)
+            #expect(abs((try tag("REPLAYGAIN_TRACK_PEAK")).flatMap(Double.init).map { $0 - ours.truePeak } ?? 1) <= 0.0005)
+            #expect(abs((try tag("REPLAYGAIN_ALBUM_PEAK")).flatMap(Double.init).map { $0 - album.truePeak } ?? 1) <= 0.0005)
             #expect(try tag("REPLAYGAIN_REFERENCE_LOUDNESS") == "-18.00 LUFS")
         }
         #expect(try output("metaflac", ["--show-md5sum", tracks[0]]) == md5Before)
@@ -162,7 +174,7 @@ import Testing
         let gain = try decibels(frame("REPLAYGAIN_TRACK_GAIN"))
         #expect(abs(gain - (-18 - ours.loudness)) <= 0.03)
         #expect(abs(try decibels(frame("REPLAYGAIN_ALBUM_GAIN")) - gain) <= 0.005, "one file, one album")
-        #expect(abs(try #require(Double(try #require(frame("REPLAYGAIN_TRACK_PEAK")))) - ours.truePeak) <= 0.0005)
+        #expect(abs(frame("REPLAYGAIN_TRACK_PEAK").flatMap(Double.init).map { $0 - ours.truePeak } ?? 1) <= 0.0005)
         #expect(frame("REPLAYGAIN_REFERENCE_LOUDNESS") == "-18.00 LUFS")
         // mid3v2 prints COMM as `COMM=description=language=text`.
         let comment = try #require(frames.first { $0.0 == "COMM" && $0.1.hasPrefix("iTunNORM=eng=") }?.1)
@@ -214,17 +226,17 @@ import Testing
         try writeTake(level: 0.7, seed: 7, to: folder.file("take.wav"))
         let song = folder.file("song.opus")
         _ = try output("opusenc", ["--quiet", folder.file("take.wav"), song])
-        let header = try #require(bytes(song)).prefix(80)
+        let header = try opusHead(song)
         let samplesBefore = try decoded(song).samples
         let result = try aurender(["loudness", "--write", song])
         #expect(result.status == 0, "\(result.standardError)")
         let ours = try reference([song])
         guard let tags = try probedTags(song) else { return }
-        let value = try #require(Int(try #require(tags["r128_track_gain"])))
+        let value = try #require(tags["r128_track_gain"].flatMap { Int($0) })
         #expect(abs(Double(value) / 256 - (-23 - ours.loudness)) <= 0.03, "Q7.8 against -23 LUFS")
         #expect(tags["r128_album_gain"] == String(value))
         #expect(tags["replaygain_track_gain"] == nil, "Opus gets no ReplayGain tags")
-        #expect(try #require(bytes(song)).prefix(80) == header, "the identification header (its output gain) is untouched")
+        #expect(try opusHead(song) == header, "the identification header (its output gain) is untouched")
         #expect(try decoded(song).samples == samplesBefore)
     }
 
@@ -267,14 +279,15 @@ import Testing
         let folder = try TemporaryFolder()
         try writeTake(level: 0.02, seed: 13, to: folder.file("quiet.wav"))
         let plain = try aurender(["loudness", "--json", folder.file("quiet.wav")])
-        let limited = try aurender(["loudness", "--json", "--max-true-peak", "-1", folder.file("quiet.wav")])
+        let limited = try aurender(["loudness", "--json", "--max-true-peak", "-15", folder.file("quiet.wav")])
         func track(_ result: CommandResult) throws -> [String: Any] {
             let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
             return try #require((json["tracks"] as? [[String: Any]])?.first)
         }
         let free = try track(plain), held = try track(limited)
         let peak = try #require(free["truePeakDBTP"] as? Double), gain = try #require(free["trackGainDB"] as? Double)
-        #expect(peak + gain > -1, "the measured gain would take the peak over -1 dBTP")
-        #expect(abs((held["trackGainDB"] as? Double ?? 0) - (-1 - peak)) <= 0.011)
+        #expect(peak + gain > -15, "the measured gain would take the peak over -15 dBTP")
+        #expect(abs((held["trackGainDB"] as? Double ?? 0) - (-15 - peak)) <= 0.011)
+        #expect(abs((held["albumGainDB"] as? Double ?? 0) - (-15 - peak)) <= 0.011)
     }
 }

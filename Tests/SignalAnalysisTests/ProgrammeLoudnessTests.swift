@@ -51,7 +51,10 @@ import Testing
         let album = GatedBlocks.merged(tracks.map { Self.measured($0, sampleRate: 44100).blocks })
         let reference = try Self.reference(tracks, sampleRate: 44100)
         let integrated = try #require(album.integrated), expected = try #require(reference.integrated)
-        #expect(abs(integrated - expected) <= 0.02, "\(integrated) LUFS, libebur128 \(expected)")
+        // libebur128 fed the tracks one after the other also gates the three 400 ms blocks that
+        // straddle the join, which the tracks measured apart (and loudgain's
+        // ebur128_loudness_global_multiple) do not have.
+        #expect(abs(integrated - expected) <= 0.1, "\(integrated) LUFS, libebur128 \(expected)")
         #expect(abs(album.range - reference.range) <= 0.15, "\(album.range) LU, libebur128 \(reference.range) (one meter across the join)")
         let separate = tracks.map { Self.measured($0, sampleRate: 44100).blocks.integrated! }
         #expect(integrated > separate.min()! && integrated < separate.max()!)
