@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|all]   (default: all).
+
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|loudness|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -689,6 +691,62 @@ PY
     rm -rf "$work/tags-out" "$work/tags-none" "$work"/big-out.*
 }
 
+# A library leveled: 20 FLAC and 20 MP3 files (15 s each, 10 minutes in all, each a different
+# level and mix of noise and tone), track and album gains written by aurender and by Debian's
+# loudgain (`-a -s e`: ReplayGain 2.0 with reference and ranges) on fresh copies of the same files
+# before each run; then each file's track gain by both, which should agree within 0.05 dB.
+loudness() {
+    command -v loudgain >/dev/null || { sudo=$([ "$(id -u)" = 0 ] || echo sudo); $sudo apt-get install -y -qq loudgain; }
+    local library=$work/loudness-library i level
+    if [ ! -f "$library/track-40.mp3" ]; then
+        mkdir -p "$library"
+        for i in $(seq 1 40); do
+            level=$(awk "BEGIN { print 0.1 + ($i % 9) * 0.1 }")
+            sox -n -r 44100 -c 2 -b 16 "$work/loudness-take.wav" synth 15 pinknoise synth sine mix $((110 * (i % 7 + 1))) \
+                tremolo $((i % 5 + 1)) 40 vol "$level"
+            if [ "$i" -le 20 ]; then
+                flac -s -f -o "$(printf '%s/track-%02d.flac' "$library" "$i")" "$work/loudness-take.wav"
+            else
+                lame --quiet -b 192 "$work/loudness-take.wav" "$(printf '%s/track-%02d.mp3' "$library" "$i")"
+            fi
+        done
+        rm -f "$work/loudness-take.wav"
+    fi
+    echo "## Leveling 40 files (20 FLAC, 20 MP3; 10 minutes): track and album gains written (wall time; lower is better)"
+    local fresh="rm -rf $work/loudness-copy; cp -r $library $work/loudness-copy"
+    hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/loudness.md" \
+        --prepare "bash -c '$fresh'" \
+        -n "aurender loudness --write -j 2" "$aurender loudness --write -j 2 $work/loudness-copy" \
+        -n "aurender loudness --write -j 1 held to one core (taskset)" "taskset -c 0 $aurender loudness --write -j 1 $work/loudness-copy" \
+        -n "loudgain -a -s e" "bash -c 'loudgain -q -a -s e $work/loudness-copy/*'" >/dev/null
+    cat "$work/loudness.md"
+    # Track gains side by side: aurender's --json, loudgain's -O table (its Gain column).
+    bash -c "$fresh"
+    "$aurender" loudness --json -j 2 "$work/loudness-copy" > "$work/loudness-aurender.json"
+    loudgain -q -a -O "$work/loudness-copy"/* > "$work/loudness-loudgain.tsv"
+    python3 - "$work/loudness-aurender.json" "$work/loudness-loudgain.tsv" <<'PY'
+import json, os, sys
+ours = {os.path.basename(t["path"]): t for t in json.load(open(sys.argv[1]))["tracks"]}
+worst, rows = 0.0, []
+for line in open(sys.argv[2]):
+    cells = line.rstrip("\n").split("\t")
+    if cells[0] == "File" or cells[0] == "Album":
+        continue
+    name = os.path.basename(cells[0])
+    if name not in ours:
+        continue
+    theirs = float(cells[8].split()[0])
+    gap = abs(ours[name]["trackGainDB"] - theirs)
+    worst = max(worst, gap)
+    rows.append((gap, name, ours[name]["trackGainDB"], theirs))
+rows.sort(reverse=True)
+print(f"track gains compared on {len(rows)} files; largest difference {worst:.3f} dB "
+      f"({'within' if worst <= 0.05 else 'OVER'} 0.05 dB)")
+for gap, name, mine, theirs in rows[:5]:
+    print(f"  {name}: aurender {mine:.2f} dB, loudgain {theirs:.2f} dB")
+PY
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -708,6 +766,6 @@ case $which in
     reports) reports ;;
     codecs) codecs ;;
     tags) tags ;;
-    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|all]" >&2; exit 64 ;;
+    loudness) loudness ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|all]" >&2; exit 64 ;;
 esac

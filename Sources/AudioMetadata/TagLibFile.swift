@@ -74,6 +74,23 @@ enum TagLibFile {
         return contents(of: written, sharing: metadata.pictures, shim: shim)
     }
 
+    /// Sets (or, for a nil value, removes) each of `fields` in the file open on `descriptor`
+    /// (read and write; it stays open) as `format` keeps it (`tagshim_set_field`), and saves it
+    /// keeping every other tag. Errors name `path`.
+    static func setFields(_ fields: [(name: String, value: String?)], descriptor: Int32, format: TagFormat,
+                          path: String) throws(MetadataError) {
+        let shim = try library(path: path, failing: "tags not written")
+        let file = try open(descriptor: descriptor, format: format, path: path, shim: shim)
+        defer { shim.close(file) }
+        for field in fields {
+            let set = field.value.map { value in shim.setField(file, field.name, value) } ?? shim.setField(file, field.name, nil)
+            guard set == 0 else {
+                throw MetadataError(path: path, kind: .writeFailed, reason: "tags not written: \(format.name) keeps no \(field.name) field")
+            }
+        }
+        guard shim.saveKeeping(file) == 0 else { throw MetadataError(path: path, kind: .writeFailed, reason: "writing the tags failed") }
+    }
+
     /// Opens the file on `descriptor` as `format`.
     private static func open(descriptor: Int32, format: TagFormat, path: String, shim: TagShimLibrary) throws(MetadataError) -> OpaquePointer {
         var status = TAGSHIM_OPENED
@@ -143,6 +160,7 @@ struct TagShimLibrary: @unchecked Sendable {
     typealias PictureAt = @convention(c) (OpaquePointer?, Int, UnsafeMutablePointer<tagshim_picture>?) -> Void
     typealias Replace = @convention(c) (OpaquePointer?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafePointer<tagshim_picture>?, Int) -> Int32
     typealias Save = @convention(c) (OpaquePointer?) -> Int32
+    typealias SetField = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
 
     let openPath: OpenPath
     let openDescriptor: OpenDescriptor
@@ -156,6 +174,8 @@ struct TagShimLibrary: @unchecked Sendable {
     let pictureAt: PictureAt
     let replace: Replace
     let save: Save
+    let setField: SetField
+    let saveKeeping: Save
 
     /// The library's file name.
     static let fileName = "libAurenderTagLib.so"
@@ -210,7 +230,9 @@ struct TagShimLibrary: @unchecked Sendable {
               let pictureCount = symbol("tagshim_picture_count", as: Count.self),
               let pictureAt = symbol("tagshim_picture_at", as: PictureAt.self),
               let replace = symbol("tagshim_replace", as: Replace.self),
-              let save = symbol("tagshim_save", as: Save.self)
+              let save = symbol("tagshim_save", as: Save.self),
+              let setField = symbol("tagshim_set_field", as: SetField.self),
+              let saveKeeping = symbol("tagshim_save_keeping", as: Save.self)
         else { return nil }
         self.openPath = openPath
         self.openDescriptor = openDescriptor
@@ -224,5 +246,7 @@ struct TagShimLibrary: @unchecked Sendable {
         self.pictureAt = pictureAt
         self.replace = replace
         self.save = save
+        self.setField = setField
+        self.saveKeeping = saveKeeping
     }
 }

@@ -91,7 +91,7 @@ struct AurenderCommand: ParsableCommand {
             """,
         version: AurenderVersion.string,
         subcommands: [RenderCommand.self, MixCommand.self, InfoCommand.self, FormatsCommand.self, PresetsCommand.self, DiffCommand.self,
-                      BatchCommand.self, PluginsCommand.self, NodesCommand.self, ReportCommand.self],
+                      BatchCommand.self, LoudnessCommand.self, PluginsCommand.self, NodesCommand.self, ReportCommand.self],
         defaultSubcommand: RenderCommand.self
     )
 }

@@ -2,8 +2,10 @@
 #include "TagShim.h"
 
 #include <taglib/aifffile.h>
+#include <taglib/apetag.h>
 #include <taglib/asffile.h>
 #include <taglib/attachedpictureframe.h>
+#include <taglib/commentsframe.h>
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
 #include <taglib/flacpicture.h>
@@ -16,6 +18,7 @@
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
 #include <taglib/wavfile.h>
+#include <taglib/textidentificationframe.h>
 #include <taglib/xiphcomment.h>
 
 #include <cctype>
@@ -229,6 +232,89 @@ bool knownExtension(const char *path) {
     return TagLib::FileRef::defaultFileExtensions().contains(TagLib::String(lowerCase(name.substr(dot + 1))));
 }
 
+// Sound Check's field name, as `tagshim_set_field` takes it, and as MP3 and MP4 store it.
+const std::string soundCheckName = "ITUNNORM";
+const TagLib::String soundCheckDescription = "iTunNORM";
+
+bool sameName(const TagLib::String &one, const std::string &other) { return lowerCase(utf8(one)) == lowerCase(other); }
+
+// Sets or (value NULL) removes the ID3v2 field `name`: a TXXX frame, or Sound Check's COMM frame.
+void setID3v2Field(TagLib::ID3v2::Tag *tag, const std::string &name, const char *value) {
+    bool soundCheck = name == soundCheckName;
+    std::vector<TagLib::ID3v2::Frame *> stale;
+    for (auto frame : tag->frameList(soundCheck ? "COMM" : "TXXX")) {
+        if (auto comment = dynamic_cast<TagLib::ID3v2::CommentsFrame *>(frame)) {
+            if (sameName(comment->description(), name)) stale.push_back(frame);
+        } else if (auto text = dynamic_cast<TagLib::ID3v2::UserTextIdentificationFrame *>(frame)) {
+            if (sameName(text->description(), name)) stale.push_back(frame);
+        }
+    }
+    for (auto frame : stale) tag->removeFrame(frame);
+    if (!value) return;
+    if (soundCheck) {
+        auto frame = new TagLib::ID3v2::CommentsFrame(TagLib::String::Latin1);
+        frame->setLanguage("eng");
+        frame->setDescription(soundCheckDescription);
+        frame->setText(fromUTF8(value));
+        tag->addFrame(frame);
+    } else {
+        auto frame = new TagLib::ID3v2::UserTextIdentificationFrame(TagLib::String::UTF8);
+        frame->setDescription(fromUTF8(name.c_str()));
+        frame->setText(fromUTF8(value));
+        tag->addFrame(frame);
+    }
+}
+
+// Sets or removes the MP4 freeform atom of `name`, replacing one of the name in any case.
+void setMP4Field(TagLib::MP4::Tag *tag, const std::string &name, const char *value) {
+    std::vector<TagLib::String> stale;
+    for (auto &item : tag->itemMap()) {
+        if (item.first.startsWith(freeformPrefix) && sameName(item.first.substr(freeformPrefix.size()), name)) stale.push_back(item.first);
+    }
+    for (auto &key : stale) tag->removeItem(key);
+    if (!value) return;
+    TagLib::String atom = name == soundCheckName ? soundCheckDescription : TagLib::String(lowerCase(name));
+    tag->setItem(freeformPrefix + atom, TagLib::MP4::Item(TagLib::StringList(fromUTF8(value))));
+}
+
+void setXiphField(TagLib::Ogg::XiphComment *comment, const std::string &name, const char *value) {
+    TagLib::String key = TagLib::String(name).upper();
+    if (value) comment->addField(key, fromUTF8(value), true);
+    else comment->removeFields(key);
+}
+
+// Sets the loudness field `name` where `file`'s format keeps it; false when it keeps none.
+bool setField(TagLib::File *file, const std::string &name, const char *value) {
+    bool soundCheck = name == soundCheckName;
+    if (auto mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+        setID3v2Field(mpeg->ID3v2Tag(true), name, value);
+        if (!soundCheck && mpeg->hasAPETag()) {
+            if (value) mpeg->APETag()->addValue(name, fromUTF8(value), true);
+            else mpeg->APETag()->removeItem(name);
+        }
+        return true;
+    }
+    if (auto mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        if (!mp4->tag()) return false;
+        setMP4Field(mp4->tag(), name, value);
+        return true;
+    }
+    if (soundCheck) return false;
+    if (auto tag = id3v2Tag(file, true)) {
+        setID3v2Field(tag, name, value);
+        return true;
+    }
+    if (auto flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+        setXiphField(flac->xiphComment(true), name, value);
+        return true;
+    }
+    if (auto comment = oggComment(file)) {
+        setXiphField(comment, name, value);
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 struct tagshim_file {
@@ -386,6 +472,31 @@ int tagshim_save(tagshim_file *file) {
         if (auto mpeg = dynamic_cast<TagLib::MPEG::File *>(file->file)) {
             // ID3v2.4 alone: no ID3v1 or APE copy the user did not have.
             saved = mpeg->save(TagLib::MPEG::File::ID3v2, TagLib::File::StripOthers, TagLib::ID3v2::v4, TagLib::File::DoNotDuplicate);
+        } else {
+            saved = file->file->save();
+        }
+        return saved ? 0 : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
+int tagshim_set_field(tagshim_file *file, const char *name, const char *value) {
+    try {
+        return setField(file->file, name, value) ? 0 : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
+int tagshim_save_keeping(tagshim_file *file) {
+    try {
+        bool saved;
+        if (auto mpeg = dynamic_cast<TagLib::MPEG::File *>(file->file)) {
+            int tags = TagLib::MPEG::File::ID3v2 | (mpeg->hasAPETag() ? TagLib::MPEG::File::APE : 0)
+                | (mpeg->hasID3v1Tag() ? TagLib::MPEG::File::ID3v1 : 0);
+            auto version = mpeg->hasID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3 ? TagLib::ID3v2::v3 : TagLib::ID3v2::v4;
+            saved = mpeg->save(tags, TagLib::File::StripNone, version, TagLib::File::DoNotDuplicate);
         } else {
             saved = file->file->save();
         }

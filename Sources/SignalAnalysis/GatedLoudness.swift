@@ -36,6 +36,8 @@ final class GatedLoudness {
     private var subBlockPosition = 0
     private let binSums: UnsafeMutablePointer<Double>
     private let binCounts: UnsafeMutablePointer<Int>
+    /// The short-term (3 s) loudness every second, for the loudness range; nil when not wanted.
+    private let shortTerm: ShortTermLoudness?
 
     static let binsPerDecibel = 100.0
     static let lowestLoudness = -70.0
@@ -43,8 +45,9 @@ final class GatedLoudness {
     /// The power a block needs to pass the absolute gate (−70 LUFS).
     static let absoluteGate = pow(10, (-70 + 0.691) / 10)
 
-    /// A meter for `channelCount` channels at `sampleRate`.
-    init(channelCount: Int, sampleRate: Double) {
+    /// A meter for `channelCount` channels at `sampleRate`; `measuresRange` keeps the short-term
+    /// loudness the loudness range is taken from.
+    init(channelCount: Int, sampleRate: Double, measuresRange: Bool = false) {
         subBlockFrames = max(1, (Int(sampleRate) + 5) / 10)
         let weighted = (0..<channelCount).filter { KWeighting.weight(channel: $0) > 0 }
         pairCount = (weighted.count + 1) / 2
@@ -70,6 +73,7 @@ final class GatedLoudness {
         binSums.initialize(repeating: 0, count: Self.binCount)
         binCounts = .allocate(capacity: Self.binCount)
         binCounts.initialize(repeating: 0, count: Self.binCount)
+        shortTerm = measuresRange ? ShortTermLoudness(subBlockFrames: subBlockFrames) : nil
     }
 
     deinit {
@@ -107,6 +111,7 @@ final class GatedLoudness {
             energies[2 * index + 1] = 0
         }
         recent[subBlocks & 3] = weighted
+        shortTerm?.add(subBlock: weighted)
         subBlocks += 1
         subBlockPosition = 0
         guard subBlocks >= 4 else { return }
@@ -125,20 +130,43 @@ final class GatedLoudness {
 
     /// The gated loudness of the blocks so far, LUFS; nil when none passed the absolute gate.
     var integrated: Double? {
+        Self.integrated(sums: UnsafeBufferPointer(start: binSums, count: Self.binCount),
+                        counts: UnsafeBufferPointer(start: binCounts, count: Self.binCount))
+    }
+
+    /// The blocks that passed the absolute gate, binned, and the short-term loudness (empty
+    /// unless `measuresRange`): what an album's figures are taken from.
+    var blocks: GatedBlocks {
+        GatedBlocks(sums: Array(UnsafeBufferPointer(start: binSums, count: Self.binCount)),
+                    counts: Array(UnsafeBufferPointer(start: binCounts, count: Self.binCount)),
+                    shortTermSums: shortTerm?.sums ?? [], shortTermCounts: shortTerm?.counts ?? [])
+    }
+
+    /// The gated loudness of the blocks binned as `sums` and `counts`: the relative gate 10 LU
+    /// under their mean power; nil when there are none.
+    static func integrated<Sums: Collection<Double>, Counts: Collection<Int>>(sums: Sums, counts: Counts) -> Double? where Sums.Index == Int, Counts.Index == Int {
+        gatedMean(sums: sums, counts: counts, gateDecibels: -10).map { loudness($0.power) }
+    }
+
+    /// The mean power and count of the blocks binned as `sums` and `counts` that are at most
+    /// `gateDecibels` under the mean of them all; nil when none are.
+    static func gatedMean<Sums: Collection<Double>, Counts: Collection<Int>>(sums: Sums, counts: Counts, gateDecibels: Double)
+        -> (power: Double, count: Int, firstBin: Int)? where Sums.Index == Int, Counts.Index == Int {
         var total = 0.0, count = 0
-        for bin in 0..<Self.binCount {
-            total += binSums[bin]
-            count += binCounts[bin]
+        for bin in 0..<binCount {
+            total += sums[bin]
+            count += counts[bin]
         }
         guard count > 0 else { return nil }
-        let gate = total / Double(count) * 0.1
+        let gate = total / Double(count) * pow(10, gateDecibels / 10)
         let gateBin = Self.bin(loudness: Self.loudness(gate))
         var gated = 0.0, gatedCount = 0
-        for bin in gateBin..<Self.binCount where binCounts[bin] > 0 {
-            guard bin > gateBin || binSums[bin] / Double(binCounts[bin]) >= gate else { continue }
-            gated += binSums[bin]
-            gatedCount += binCounts[bin]
+        let gateBinPasses = counts[gateBin] > 0 && sums[gateBin] / Double(counts[gateBin]) >= gate
+        let firstBin = gateBinPasses ? gateBin : gateBin + 1
+        for bin in firstBin..<binCount where counts[bin] > 0 {
+            gated += sums[bin]
+            gatedCount += counts[bin]
         }
-        return gatedCount > 0 ? Self.loudness(gated / Double(gatedCount)) : nil
+        return gatedCount > 0 ? (gated / Double(gatedCount), gatedCount, firstBin) : nil
     }
 }

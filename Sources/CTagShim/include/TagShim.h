@@ -77,6 +77,19 @@ int tagshim_replace(tagshim_file *file, const char *const *keys, const char *con
 /// Writes what `tagshim_replace` set into the file; 0 on success, -1 when TagLib could not.
 int tagshim_save(tagshim_file *file);
 
+/// Sets one loudness field of the file, in memory, in the place its tag format keeps it: a Vorbis
+/// comment (FLAC, Ogg), an ID3v2 `TXXX` frame of that description (MP3, WAV, AIFF; mirrored into
+/// an MP3's APEv2 tag when the file has one), an MP4 freeform `----:com.apple.iTunes:` atom
+/// (ReplayGain's names in lower case, as foobar2000 writes them). The name `ITUNNORM` is Sound
+/// Check's: an ID3v2 `COMM` frame described `iTunNORM` in MP3, the freeform atom `iTunNORM` in
+/// MP4. Fields of the name in another case are replaced. A NULL `value` removes the field.
+/// Returns 0, or -1 when the file's format keeps no such field.
+int tagshim_set_field(tagshim_file *file, const char *name, const char *value);
+
+/// Writes what `tagshim_set_field` set into the file, keeping every tag it had (an MP3's ID3v1
+/// and APEv2 tags, its ID3v2 version); 0 on success, -1 when TagLib could not.
+int tagshim_save_keeping(tagshim_file *file);
+
 #ifdef __cplusplus
 }
 #endif
