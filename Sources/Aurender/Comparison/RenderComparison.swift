@@ -191,7 +191,8 @@ public struct RenderComparison: Sendable {
         if let meters { (figures.loudnessA, figures.loudnessB) = (meters[0].measurement().integrated, meters[1].measurement().integrated) }
         if let spectra {
             let (levelsA, levelsB) = (spectra[0].levels(), spectra[1].levels())
-            figures.spectrumDifference = zip(levelsA, levelsB).map { abs($0 - $1) }.max() ?? 0
+            let floor = ThirdOctaveSpectrum.comparedFloor
+            figures.spectrumDifference = zip(levelsA, levelsB).map { abs(max($0, floor) - max($1, floor)) }.max() ?? 0
         }
         figures.sketches = sketchers.map { ($0[0].sketch(), $0[1].sketch(), $0[2].sketch()) }
     }

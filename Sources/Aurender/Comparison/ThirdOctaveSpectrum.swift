@@ -17,6 +17,10 @@ public final class ThirdOctaveSpectrum {
     public static let size = 8192
     /// The level a silent band reads, in dB.
     public static let floor = -200.0
+    /// The level under which a band is taken as silent when two spectra are compared: the
+    /// rounding noise of 32-bit float samples lies under it, and would otherwise make bands
+    /// with nothing in them differ by chance.
+    public static let comparedFloor = -120.0
 
     public let sampleRate: Double
     public let channelCount: Int
