@@ -197,13 +197,13 @@ struct DiffCommand: ParsableCommand {
 /// A difference of loudness, in LU, as `--loudness-tolerance` takes it.
 enum LoudnessDifferenceUnit: LevelUnit {
     static let name = "LU"
-    static let range = 0.0...100.0
+    static let range = ComparisonTolerances.loudnessRange
     static let suffixes: Set<String> = ["lu"]
 }
 
 /// A difference of level, in dB, as `--spectrum-tolerance` takes it.
 enum BandDifferenceUnit: LevelUnit {
     static let name = "dB"
-    static let range = 0.0...200.0
+    static let range = ComparisonTolerances.spectrumRange
     static let suffixes: Set<String> = ["db"]
 }

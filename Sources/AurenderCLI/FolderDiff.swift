@@ -31,25 +31,31 @@ struct FolderDiff {
         if approve { approval = FolderApproval.approve(pairs, of: comparison, pruning: prune) }
         if json {
             var document = FolderDiffJSON(approved: approved, rendered: rendered, tolerances: tolerances, pairs: pairs)
-            document.approval = approval.map { $0.changes.map(\.description) }
+            document.approval = approval.map { $0.changes.map(Self.line) }
             print(try ReportJSON.text(document))
         } else {
             for pair in pairs { print(Self.line(pair)) }
             print("result: \(failed == 0 ? "all \(pairs.count) pairs passed" : "\(failed) of \(pairs.count) pairs failed")")
-            for change in approval?.changes ?? [] { print("approve: \(change)") }
+            for change in approval?.changes ?? [] { print("approve: \(Self.line(change))") }
         }
         for error in approval?.errors ?? [] { printError(error) }
         if let approval {
-            let unapproved = approval.changes.contains { if case .kept(_, let reason) = $0 { reason.hasPrefix("its render") } else { false } }
+            let unapproved = approval.changes.contains { if case .renderUnreadable = $0 { true } else { false } }
             if !approval.errors.isEmpty || unapproved { throw ExitCode(1) }
             return
         }
         if failed > 0 { throw ExitCode(1) }
     }
 
+    /// A change as `--approve` prints it, with the hint for a file kept for want of `--prune`.
+    static func line(_ change: FolderApproval.Change) -> String {
+        if case .notPruned(let path) = change { return "kept \(path): it has no render (--prune removes it)" }
+        return change.description
+    }
+
     /// One pair as the text output gives it: `passed  PATH` or `failed  PATH: why`.
     static func line(_ pair: FolderComparison.Pair) -> String {
-        let status = pair.status.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+        let status = pair.status.rawValue + String(repeating: " ", count: max(1, 11 - pair.status.rawValue.count))
         switch pair.status {
         case .passed: return status + pair.path
         case .missing: return status + pair.path + ": approved, but not rendered"

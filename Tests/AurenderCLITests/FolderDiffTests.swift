@@ -141,7 +141,7 @@ import Testing
         #expect(kept.status == 0, "\(kept.output)\(kept.standardError)")
         #expect(kept.output.contains("approve: replaced sub/quieter.wav\n"))
         #expect(kept.output.contains("approve: added extra.wav\n"))
-        #expect(kept.output.contains("approve: kept missing.wav: no render (--prune removes it)\n"))
+        #expect(kept.output.contains("approve: kept missing.wav: it has no render (--prune removes it)\n"))
         #expect(FileManager.default.fileExists(atPath: folder.file("approved/missing.wav")))
 
         let pruned = try aurender(["diff", approved, rendered, "--approve", "--prune"])

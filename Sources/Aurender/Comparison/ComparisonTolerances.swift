@@ -24,6 +24,11 @@ public struct ComparisonTolerances: Sendable, Equatable {
         self.lengthFrames = lengthFrames
     }
 
+    /// The loudness tolerances that make sense, in LU.
+    public static let loudnessRange = 0.0...100.0
+    /// The third-octave tolerances that make sense, in dB.
+    public static let spectrumRange = 0.0...200.0
+
     /// Whether no level is given, so that only identical samples pass.
     public var requiresIdentity: Bool {
         maxDifferenceDBFS == nil && rmsDifferenceDBFS == nil && loudnessLU == nil && spectrumDB == nil

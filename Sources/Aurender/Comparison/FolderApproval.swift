@@ -1,6 +1,11 @@
 import AudioFiles
 import AudioFormats
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `aurender diff APPROVED/ RENDERED/ --approve`: the renders that failed or are new copied over
 /// the approved folder, each put in place whole (`OutputFile`: written beside, then renamed), and,
@@ -18,15 +23,18 @@ public enum FolderApproval {
         case added(String)
         /// An approved file with no render was removed (pruning).
         case removed(String)
-        /// Left as it was: its render cannot be read, or it has no render and pruning was not asked.
-        case kept(String, reason: String)
+        /// Left as it was: it has no render, and pruning was not asked for.
+        case notPruned(String)
+        /// Left as it was: its render cannot be read.
+        case renderUnreadable(String)
 
         public var description: String {
             switch self {
             case .replaced(let path): "replaced \(path)"
             case .added(let path): "added \(path)"
             case .removed(let path): "removed \(path)"
-            case .kept(let path, let reason): "kept \(path): \(reason)"
+            case .notPruned(let path): "kept \(path): it has no render"
+            case .renderUnreadable(let path): "kept \(path): its render cannot be read"
             }
         }
     }
@@ -42,7 +50,7 @@ public enum FolderApproval {
             case .passed: continue
             case .missing:
                 guard pruning else {
-                    changes.append(.kept(pair.path, reason: "no render (--prune removes it)"))
+                    changes.append(.notPruned(pair.path))
                     continue
                 }
                 if unlink(files.approved) == 0 {
@@ -51,7 +59,7 @@ public enum FolderApproval {
                     errors.append("\(files.approved): cannot remove: \(String(cString: strerror(errno)))")
                 }
             case .unreadable where pair.unreadableFile == files.rendered:
-                changes.append(.kept(pair.path, reason: "its render cannot be read"))
+                changes.append(.renderUnreadable(pair.path))
             case .failed, .extra, .unreadable:
                 do {
                     try copy(files.rendered, over: files.approved)

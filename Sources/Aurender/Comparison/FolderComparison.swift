@@ -1,6 +1,11 @@
 import AudioFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A folder of approved renders compared with a folder of new ones (`aurender diff APPROVED/
@@ -58,8 +63,8 @@ public struct FolderComparison: Sendable {
 
     /// Whether `path` is a folder.
     public static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The relative paths of the audio files under `folder`, sorted.
