@@ -641,7 +641,10 @@ PY
 # `aurender diff -j 2` and by the hand-built check (bench/diff_folders.py: soundfile and NumPy,
 # max and RMS difference). Targets: aurender at least 3x faster, peak memory under 40 MB.
 diff_folders() {
-    python3 -c "import numpy, soundfile" 2>/dev/null || {
+    # Debian's packages go to Debian's interpreter, which may not be the first python3 on the PATH.
+    local py=python3
+    $py -c "import numpy, soundfile" 2>/dev/null || py=/usr/bin/python3
+    $py -c "import numpy, soundfile" 2>/dev/null || {
         sudo=$([ "$(id -u)" = 0 ] || echo sudo)
         $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-numpy python3-soundfile; }
     local folder approved=$work/diff-approved rendered=$work/diff-rendered pair take json=$work/diff.json memory failed=0
@@ -662,9 +665,9 @@ diff_folders() {
         done
     fi
     echo "## 200 pairs of 1-minute stereo 44.1 kHz 16-bit WAVs, approved/ against rendered/ (wall time; lower is better)"
-    hyperfine --warmup 1 --runs 5 -N -i --export-json "$json" --export-markdown "$work/diff.md" \
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" --export-markdown "$work/diff.md" \
         -n "aurender diff -j 2" "$aurender diff -j 2 --tolerance -60 $approved $rendered" \
-        -n "python3 soundfile + NumPy" "python3 bench/diff_folders.py $approved $rendered -60" >/dev/null
+        -n "python3 soundfile + NumPy" "$py bench/diff_folders.py $approved $rendered -60" >/dev/null
     cat "$work/diff.md"
     memory=$(/usr/bin/time -v "$aurender" diff -j 2 --tolerance -60 "$approved" "$rendered" 2>&1 >/dev/null \
         | awk '/Maximum resident set size/ {print $NF}')
