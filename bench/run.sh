@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks aurender side by side with the reference tools, in one run, on generated files.
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|all]   (default: all).
-
-# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|loudness|all]   (default: all).
+# Usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|diff|all]   (default: all).
 # Figures print as tables; compare the ratios, not the absolute times: these machines are noisy
 # (instruction counts are not). `kernels` fails when the file-edge kernels lost their vector code.
 set -euo pipefail
@@ -747,6 +745,55 @@ for gap, name, mine, theirs in rows[:5]:
 PY
 }
 
+# Issue 43's golden-folder check: 200 pairs of 1-minute stereo 44.1 kHz 16-bit WAVs (copies of
+# the twenty batch takes; in every tenth pair the render is 0.01 dB quieter), compared by
+# `aurender diff -j 2` and by the hand-built check (bench/diff_folders.py: soundfile and NumPy,
+# max and RMS difference). Targets: aurender at least 3x faster, peak memory under 40 MB.
+diff_folders() {
+    # Debian's packages go to Debian's interpreter, which may not be the first python3 on the PATH.
+    local py=python3
+    $py -c "import numpy, soundfile" 2>/dev/null || py=/usr/bin/python3
+    $py -c "import numpy, soundfile" 2>/dev/null || {
+        sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-numpy python3-soundfile; }
+    local folder approved=$work/diff-approved rendered=$work/diff-rendered pair take json=$work/diff.json memory failed=0
+    folder=$(batch_inputs)
+    if [ ! -f "$rendered/pair-200.wav" ]; then
+        mkdir -p "$approved" "$rendered"
+        for take in $(seq -w 1 20); do
+            sox -v 0.998849 "$folder/take-$take.wav" "$work/diff-quieter-$take.wav"
+        done
+        for pair in $(seq -w 1 200); do
+            take=$(printf %02d $(( (10#$pair - 1) % 20 + 1 )))
+            cp "$folder/take-$take.wav" "$approved/pair-$pair.wav"
+            if [ $(( 10#$pair % 10 )) = 0 ]; then
+                cp "$work/diff-quieter-$take.wav" "$rendered/pair-$pair.wav"
+            else
+                cp "$folder/take-$take.wav" "$rendered/pair-$pair.wav"
+            fi
+        done
+    fi
+    echo "## 200 pairs of 1-minute stereo 44.1 kHz 16-bit WAVs, approved/ against rendered/ (wall time; lower is better)"
+    hyperfine --warmup 1 --runs 3 -N --export-json "$json" --export-markdown "$work/diff.md" \
+        -n "aurender diff -j 2" "$aurender diff -j 2 --tolerance -60 $approved $rendered" \
+        -n "python3 soundfile + NumPy" "$py bench/diff_folders.py $approved $rendered -60" >/dev/null
+    cat "$work/diff.md"
+    memory=$(/usr/bin/time -v "$aurender" diff -j 2 --tolerance -60 "$approved" "$rendered" 2>&1 >/dev/null \
+        | awk '/Maximum resident set size/ {print $NF}')
+    python3 - "$json" "$memory" <<'PY' || failed=1
+import json, sys
+medians = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+ratio = medians["python3 soundfile + NumPy"] / medians["aurender diff -j 2"]
+memory = int(sys.argv[2]) / 1024
+print("aurender is %.2fx as fast as soundfile + NumPy (target: 3x or more); its peak memory %.1f MB (target: under 40 MB)" % (ratio, memory))
+if ratio < 3 or memory >= 40:
+    print("  FAIL: a target is missed", file=sys.stderr)
+    sys.exit(1)
+PY
+    "$aurender" diff -j 2 --tolerance -60 "$approved" "$rendered" | tail -1
+    return $failed
+}
+
 case $which in
     kernels) kernels ;;
     mp3) mp3 ;;
@@ -767,5 +814,7 @@ case $which in
     codecs) codecs ;;
     tags) tags ;;
     loudness) loudness ;;
-    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|all]" >&2; exit 64 ;;
+    diff) diff_folders ;;
+    all) kernels; echo; instructions; echo; sketch; echo; passthrough; echo; eq; echo; resample; echo; resample_quality; echo; mix; echo; memory; echo; batch; echo; plugin; echo; mp3; echo; effects; echo; reports; echo; codecs; echo; tags; echo; loudness; echo; diff_folders ;;
+    *) echo "usage: bench/run.sh [kernels|instructions|sketch|passthrough|eq|resample|resample-quality|mix|memory|batch|plugin|mp3|effects|convolution|spatial|reports|codecs|tags|loudness|diff|all]" >&2; exit 64 ;;
 esac

@@ -6,11 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// `aurender diff A B`: a null test for CI — compares two files sample by sample (`NullTest`).
+/// `aurender diff A B`: a null test for CI — compares two files sample by sample (`NullTest`), or
+/// two folders of renders pair by pair (`FolderComparison`, printed by `FolderDiff`).
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Compare two audio files sample by sample (a null test).",
+        abstract: "Compare two audio files sample by sample (a null test), or a folder of approved renders with new ones.",
         discussion: """
             Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints \
             the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the \
@@ -19,21 +20,62 @@ struct DiffCommand: ParsableCommand {
             the same findings as one JSON object, with the same exit status. --plot draws both waveforms, \
             the difference's level over time and the spectra as an SVG, whatever the verdict (files of \
             different rates or channel counts are not compared, so not drawn).
+
+            Given two folders (APPROVED/ RENDERED/), the audio files of both are found recursively \
+            and paired by their exact relative path; a file on one side only fails. Each pair passes \
+            when every tolerance given holds (--tolerance, --rms-tolerance, --loudness-tolerance, \
+            --spectrum-tolerance; with none, its samples must be identical) and its rates, channel \
+            counts and lengths match (--length-tolerance allows frames); a file that cannot be read \
+            fails its pair with its error. Prints one line per pair, in path order whatever -j; exits \
+            1 when any pair fails. --junit and --report write the pairs as JUnit tests and as a page \
+            with each failing pair's plot. --approve copies the failing and new renders over the \
+            approved folder (each put in place whole) and, with --prune, removes approved files that \
+            have no render; it exits 0 when the approved folder then matches the renders.
             """
     )
 
-    @Argument(help: "The reference file.", completion: .file())
+    @Argument(help: "The reference file, or the folder of approved renders.", completion: .file())
     var first: String
 
-    @Argument(help: "The file compared with it.", completion: .file())
+    @Argument(help: "The file compared with it, or the folder of new renders.", completion: .file())
     var second: String
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("The largest difference allowed, in dBFS: -90 or -90dB (-96 allows about half a 16-bit step).", valueName: "dB"))
     var tolerance: LevelArgument<DBFSUnit>?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Folders: the largest RMS of the difference allowed, in dBFS.", valueName: "dB"))
+    var rmsTolerance: LevelArgument<DBFSUnit>?
+
+    @Option(help: ArgumentHelp("Folders: the largest difference of integrated loudness allowed, in LU.", valueName: "LU"))
+    var loudnessTolerance: LevelArgument<LoudnessDifferenceUnit>?
+
+    @Option(help: ArgumentHelp("Folders: the largest difference of a third-octave band's level allowed, in dB.", valueName: "dB"))
+    var spectrumTolerance: LevelArgument<BandDifferenceUnit>?
+
+    @Option(help: ArgumentHelp("Folders: the frames by which lengths may differ (default 0).", valueName: "frames"))
+    var lengthTolerance: Int64?
+
     @Flag(help: "Print the comparison as JSON on standard output.")
     var json = false
+
+    @Option(help: ArgumentHelp("Folders: write one JUnit test case per pair to this file.", valueName: "file.xml"),
+            completion: .file(extensions: ["xml"]))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Folders: write a page of the pairs, with each failing pair's plot, to this file.", valueName: "file.html"),
+            completion: .file(extensions: ["html"]))
+    var report: String?
+
+    @Option(name: .customShort("j"), help: ArgumentHelp("Folders: pairs compared at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "Folders: copy the failing and new renders over the approved folder.")
+    var approve = false
+
+    @Flag(help: "Folders, with --approve: remove approved files that have no render.")
+    var prune = false
 
     @Option(help: ArgumentHelp("Draw both waveforms, the difference's level over time and the spectra to this SVG file.", valueName: "file.svg"),
             completion: .file(extensions: ["svg"]))
@@ -56,7 +98,34 @@ struct DiffCommand: ParsableCommand {
         var verdict: String
     }
 
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("-j takes 1 or more pairs at once, not \(jobs)") }
+        if let lengthTolerance, lengthTolerance < 0 { throw ValidationError("--length-tolerance takes 0 or more frames, not \(lengthTolerance)") }
+        if prune, !approve { throw ValidationError("--prune removes approved files only with --approve") }
+        if let report, !ReportPage.isPage(report) { throw ValidationError("--report writes a page: give it a name ending in .html") }
+    }
+
     func run() throws {
+        let (firstIsFolder, secondIsFolder) = (FolderComparison.isFolder(first), FolderComparison.isFolder(second))
+        if firstIsFolder || secondIsFolder {
+            guard firstIsFolder, secondIsFolder else {
+                throw fail("\(firstIsFolder ? second : first): not a folder: give two folders, or two files", .usage)
+            }
+            if plot != nil { throw fail("--plot draws two files; for folders, --report draws each failing pair", .usage) }
+            let tolerances = ComparisonTolerances(maxDifferenceDBFS: tolerance?.value, rmsDifferenceDBFS: rmsTolerance?.value,
+                                                  loudnessLU: loudnessTolerance?.value, spectrumDB: spectrumTolerance?.value,
+                                                  lengthFrames: lengthTolerance ?? 0)
+            let commandLine = (["aurender"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            try FolderDiff(approved: first, rendered: second, tolerances: tolerances, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+                           json: json, junit: junit, report: report, approve: approve, prune: prune, commandLine: commandLine).run()
+            return
+        }
+        let folderOnly: [(String, Bool)] = [("--rms-tolerance", rmsTolerance != nil), ("--loudness-tolerance", loudnessTolerance != nil),
+                                            ("--spectrum-tolerance", spectrumTolerance != nil), ("--length-tolerance", lengthTolerance != nil),
+                                            ("--junit", junit != nil), ("--report", report != nil), ("-j", jobs != nil), ("--approve", approve)]
+        if let (option, _) = folderOnly.first(where: \.1) {
+            throw fail("\(option) applies to folders: give two folders (APPROVED/ RENDERED/)", .usage)
+        }
         let test: NullTest
         do { test = try withLibraryMessagesSilenced { try NullTest(first, second) } } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
@@ -123,4 +192,18 @@ struct DiffCommand: ParsableCommand {
         let sign = tenths < 0 ? "-" : ""
         return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10) dBFS"
     }
+}
+
+/// A difference of loudness, in LU, as `--loudness-tolerance` takes it.
+enum LoudnessDifferenceUnit: LevelUnit {
+    static let name = "LU"
+    static let range = ComparisonTolerances.loudnessRange
+    static let suffixes: Set<String> = ["lu"]
+}
+
+/// A difference of level, in dB, as `--spectrum-tolerance` takes it.
+enum BandDifferenceUnit: LevelUnit {
+    static let name = "dB"
+    static let range = ComparisonTolerances.spectrumRange
+    static let suffixes: Set<String> = ["db"]
 }

@@ -1,5 +1,6 @@
 import AudioFormats
 import CSndfile
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,18 +11,41 @@ import Darwin
 enum LibSndfile {
     typealias Handle = OpaquePointer
 
-    static func open(path: String, mode: Int, info: inout SF_INFO) -> Handle? {
-        sf_open(path, Int32(mode), &info)
+    /// Why an open failed: libsndfile's message and error code for it.
+    struct OpenFailure: Error {
+        var message: String
+        var code: Int32
     }
 
-    static func open(fileDescriptor: Int32, mode: Int, info: inout SF_INFO, closeDescriptor: Bool) -> Handle? {
-        sf_open_fd(fileDescriptor, Int32(mode), &info, closeDescriptor ? 1 : 0)
+    /// libsndfile keeps a failed open's error in one process-wide variable, which another
+    /// thread's open overwrites ("No Error"): opens are made one at a time, and a failure's
+    /// message is read before the lock is let go.
+    private static let opening = Mutex(())
+
+    private static func serialized(_ open: () -> Handle?) -> Result<Handle, OpenFailure> {
+        nonisolated(unsafe) var result: Result<Handle, OpenFailure>?
+        opening.withLock { _ in
+            if let handle = open() {
+                result = .success(handle)
+            } else {
+                result = .failure(OpenFailure(message: String(cString: sf_strerror(nil)), code: sf_error(nil)))
+            }
+        }
+        return result!
+    }
+
+    static func open(path: String, mode: Int, info: inout SF_INFO) -> Result<Handle, OpenFailure> {
+        serialized { sf_open(path, Int32(mode), &info) }
+    }
+
+    static func open(fileDescriptor: Int32, mode: Int, info: inout SF_INFO, closeDescriptor: Bool) -> Result<Handle, OpenFailure> {
+        serialized { sf_open_fd(fileDescriptor, Int32(mode), &info, closeDescriptor ? 1 : 0) }
     }
 
     /// Opens a stream read through `source`'s callbacks, which libsndfile sees as a seekable file
     /// of unknown size: it can go back, but not to the end, so libmpg123 cannot estimate an
     /// MP3's length from it and libsndfile does not stop reading at such an estimate.
-    static func open(source: InputBytes, mode: Int, info: inout SF_INFO) -> Handle? {
+    static func open(source: InputBytes, mode: Int, info: inout SF_INFO) -> Result<Handle, OpenFailure> {
         var io = SF_VIRTUAL_IO(
             get_filelen: { _ in sf_count_t.max },
             seek: { offset, whence, context in
@@ -32,7 +56,9 @@ enum LibSndfile {
             },
             write: nil,
             tell: { context in Unmanaged<InputBytes>.fromOpaque(context!).takeUnretainedValue().position })
-        return sf_open_virtual(&io, Int32(mode), &info, Unmanaged.passUnretained(source).toOpaque())
+        // Not serialized: reading a pipe may wait on its writer for as long as it likes.
+        if let handle = sf_open_virtual(&io, Int32(mode), &info, Unmanaged.passUnretained(source).toOpaque()) { return .success(handle) }
+        return .failure(OpenFailure(message: String(cString: sf_strerror(nil)), code: sf_error(nil)))
     }
 
     /// Moves to frame `frame`; returns the new position, or -1 when the file cannot seek.

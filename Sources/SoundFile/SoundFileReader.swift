@@ -117,20 +117,23 @@ public final class SoundFileReader {
             info.samplerate = Int32(clamping: raw.sampleRate)
             info.channels = Int32(clamping: raw.channelCount)
         }
-        let opened: LibSndfile.Handle?
+        let result: Result<LibSndfile.Handle, LibSndfile.OpenFailure>
         switch source {
         case .path:
             stream = nil
-            opened = LibSndfile.open(path: path, mode: SFM_READ, info: &info)
+            result = LibSndfile.open(path: path, mode: SFM_READ, info: &info)
         case .descriptor(let descriptor, let closing):
             stream = nil
-            opened = LibSndfile.open(fileDescriptor: descriptor, mode: SFM_READ, info: &info, closeDescriptor: closing)
+            result = LibSndfile.open(fileDescriptor: descriptor, mode: SFM_READ, info: &info, closeDescriptor: closing)
         case .stream(let source):
             stream = source
-            opened = LibSndfile.open(source: source, mode: SFM_READ, info: &info)
+            result = LibSndfile.open(source: source, mode: SFM_READ, info: &info)
         }
-        guard let opened else {
-            let reason = Self.cleaned(LibSndfile.errorMessage(nil))
+        let opened: LibSndfile.Handle
+        switch result {
+        case .success(let handle): opened = handle
+        case .failure(let failure):
+            let reason = Self.cleaned(failure.message)
             if path != "-" && reason.hasPrefix("File does not exist or is not a regular file") {
                 // libsndfile says this of inputs it cannot decode at all; this one exists.
                 throw SoundFileError(path: path, kind: .invalidFile, reason: "not audio libsndfile can decode (unrecognised or damaged)")
@@ -209,7 +212,7 @@ public final class SoundFileReader {
         // A file read through a stream of unknown size (`readingToTheEnd`) cannot seek in
         // libsndfile; it is opened again from its first byte.
         var info = SF_INFO()
-        guard let stream, stream.seek(0, whence: SEEK_SET) == 0, let reopened = LibSndfile.open(source: stream, mode: SFM_READ, info: &info) else {
+        guard let stream, stream.seek(0, whence: SEEK_SET) == 0, case .success(let reopened) = LibSndfile.open(source: stream, mode: SFM_READ, info: &info) else {
             throw SoundFileError(path: path, kind: .notSeekable, reason: "cannot go back to the start of the file")
         }
         _ = LibSndfile.close(handle)

@@ -47,12 +47,15 @@ public final class SoundFileWriter {
         info.format = type.rawValue | encoding.rawValue
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channelCount)
-        guard let opened = LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: false) else {
+        let opened: LibSndfile.Handle
+        switch LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: false) {
+        case .success(let handle): opened = handle
+        case .failure(let failure):
             close(fileDescriptor)
             // A system error (a full disk) is a failed write; anything else is a format libsndfile
             // refuses only when it starts the file (Opus at 44.1 kHz, WAV to a pipe).
-            let kind: SoundFileError.Kind = LibSndfile.errorCode(nil) == Int32(SF_ERR_SYSTEM) ? .writeFailed : .unsupportedFormat
-            throw SoundFileError(path: path, kind: kind, reason: SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))
+            let kind: SoundFileError.Kind = failure.code == Int32(SF_ERR_SYSTEM) ? .writeFailed : .unsupportedFormat
+            throw SoundFileError(path: path, kind: kind, reason: SoundFileReader.cleaned(failure.message))
         }
         handle = opened
         LibSndfile.setBool(opened, SFC_SET_ADD_PEAK_CHUNK, false)
