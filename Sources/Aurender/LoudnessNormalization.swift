@@ -63,8 +63,10 @@ public struct LoudnessNormalization: Sendable, Equatable {
         public var integrated: Double?
         /// Sample peak after the gain, in dBFS.
         public var samplePeak: Double?
-        /// True peak after the gain, in dBTP.
+        /// True peak after the gain, in dBTP (BS.1770-4's 4×, libebur128's).
         public var truePeak: Double?
+        /// The 8× reconstructed peak after the gain, in dBTP.
+        public var reconstructedPeak: Double?
         /// Whether the gain was lowered to respect the ceiling.
         public var lowered: Bool
         /// Whether a limiter holds the true peak at the ceiling (the levels after the gain are
@@ -91,11 +93,12 @@ public struct LoudnessNormalization: Sendable, Equatable {
     public func outcome(for measured: LoudnessMeasurement, path: String) throws(RenderError) -> Outcome {
         guard let reference = level(of: measured) else { throw measure == .integratedLoudness ? .silent(path: path) : .noPeak(path: path) }
         var gain = target - reference, lowered = false
-        if let peak = measured.truePeak, peak + gain > truePeakCeiling + 1e-9 {
+        if let peak = measured.highestTruePeak, peak + gain > truePeakCeiling + 1e-9 {
             let highest = truePeakCeiling - peak
             if overCeiling == .limit {
                 return Outcome(measured: measured, gain: gain, integrated: measured.integrated.map { $0 + gain },
-                               samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: truePeakCeiling, lowered: false, limited: true)
+                               samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: truePeakCeiling,
+                               reconstructedPeak: truePeakCeiling, lowered: false, limited: true)
             }
             guard overCeiling == .lower else {
                 throw .truePeakOver(path: path, target: target, unit: measure.unit, gain: gain, truePeak: peak + gain,
@@ -105,6 +108,7 @@ public struct LoudnessNormalization: Sendable, Equatable {
             lowered = true
         }
         return Outcome(measured: measured, gain: gain, integrated: measured.integrated.map { $0 + gain },
-                       samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: measured.truePeak.map { $0 + gain }, lowered: lowered)
+                       samplePeak: measured.samplePeak.map { $0 + gain }, truePeak: measured.truePeak.map { $0 + gain },
+                       reconstructedPeak: measured.reconstructedPeak.map { $0 + gain }, lowered: lowered)
     }
 }

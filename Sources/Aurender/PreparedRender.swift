@@ -171,7 +171,8 @@ struct PreparedRender {
                                                                                                progress: options.progress),
                   let level = normalization.level(of: through) else { break }
             let outcome = LoudnessNormalization.Outcome(measured: first.measured, gain: gain, integrated: through.integrated,
-                                                        samplePeak: through.samplePeak, truePeak: through.truePeak, lowered: false, limited: true)
+                                                        samplePeak: through.samplePeak, truePeak: through.truePeak,
+                                                        reconstructedPeak: through.reconstructedPeak, lowered: false, limited: true)
             let miss = normalization.target - level
             if best == nil || abs(miss) < abs(best!.miss) - 0.05 { best = (outcome, miss) }
             if abs(miss) <= limiterTolerance { break }

@@ -46,6 +46,9 @@ public struct RenderReport: Codable, Equatable, Sendable {
         public var integratedLUFS: Double?
         public var samplePeakDBFS: Double?
         public var truePeakDBTP: Double?
+        /// The 8× reconstructed peak after the gain (flat to 0.45 of the rate), which the
+        /// ceiling holds; `truePeakDBTP` is BS.1770-4's 4× figure, libebur128's.
+        public var reconstructedPeakDBTP: Double?
         /// Whether the gain was lowered to keep the true peak under the ceiling.
         public var lowered: Bool
         /// Whether a true-peak limiter held the ceiling (the levels after the gain were measured through it).
@@ -64,6 +67,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
             integratedLUFS = outcome.integrated.map(ReportJSON.level)
             samplePeakDBFS = outcome.samplePeak.map(ReportJSON.level)
             truePeakDBTP = outcome.truePeak.map(ReportJSON.level)
+            reconstructedPeakDBTP = outcome.reconstructedPeak.map(ReportJSON.level)
             lowered = outcome.lowered
             limited = outcome.limited
             reachedTarget = outcome.reachedTarget

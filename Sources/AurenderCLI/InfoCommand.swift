@@ -32,12 +32,15 @@ struct InfoCommand: ParsableCommand {
         var loudnessRangeLU: Double
         /// Null for digital silence.
         var truePeakDBTP: Double?
+        /// The 8× reconstructed peak (flat to 0.45 of the rate); `truePeakDBTP` is BS.1770-4's 4×.
+        var reconstructedPeakDBTP: Double?
         var samplePeakDBFS: Double?
 
         init(_ measurement: LoudnessMeasurement) {
             integratedLUFS = measurement.integrated.map(ReportJSON.level)
             loudnessRangeLU = ReportJSON.level(measurement.range)
             truePeakDBTP = measurement.truePeak.map(ReportJSON.level)
+            reconstructedPeakDBTP = measurement.reconstructedPeak.map(ReportJSON.level)
             samplePeakDBFS = measurement.samplePeak.map(ReportJSON.level)
         }
     }
@@ -163,6 +166,7 @@ struct InfoCommand: ParsableCommand {
 
             Loudness    : \(loudness.integratedLUFS.map { "\(RenderError.format($0)) LUFS integrated" } ?? "none (no 400 ms block reaches the -70 LUFS gate)"), range \(RenderError.format(loudness.loudnessRangeLU)) LU
             True peak   : \(level(loudness.truePeakDBTP, "dBTP")) (sample peak \(level(loudness.samplePeakDBFS, "dBFS")))
+            8× peak     : \(level(loudness.reconstructedPeakDBTP, "dBTP")) (reconstructed, flat to 0.45 of the rate)
             """
     }
 

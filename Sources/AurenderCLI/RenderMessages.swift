@@ -65,6 +65,7 @@ enum RenderMessages {
     private static func levels(_ outcome: LoudnessNormalization.Outcome) -> String {
         "measured \(outcome.measured.integrated.map { RenderError.format($0) } ?? "?") LUFS, gain \(decibels(outcome.gain)) dB, "
             + "now \(outcome.integrated.map { RenderError.format($0) } ?? "?") LUFS, sample peak "
-            + "\(outcome.samplePeak.map { RenderError.format($0) } ?? "none") dBFS, true peak \(outcome.truePeak.map { RenderError.format($0) } ?? "none") dBTP"
+            + "\(outcome.samplePeak.map { RenderError.format($0) } ?? "none") dBFS, true peak \(outcome.truePeak.map { RenderError.format($0) } ?? "none") dBTP "
+            + "(8× reconstructed \(outcome.reconstructedPeak.map { RenderError.format($0) } ?? "none") dBTP)"
     }
 }

@@ -62,14 +62,27 @@ public struct LoudnessMeasurement: Equatable, Codable, Sendable {
     public var range: Double
     /// The highest sample in dBFS; nil for digital silence.
     public var samplePeak: Double?
-    /// The highest inter-sample peak in dBTP (4× oversampled below 96 kHz); nil for silence.
+    /// The highest inter-sample peak in dBTP as BS.1770-4 measures it (libebur128's: 4×
+    /// oversampled below 96 kHz, 2× below 192 kHz); nil for silence.
     public var truePeak: Double?
+    /// The highest point of the 8× reconstruction flat to 0.45 of the rate, in dBTP, which
+    /// BS.1770-4's short filter under-reads near Nyquist; nil for silence or when not measured.
+    public var reconstructedPeak: Double?
 
-    public init(integrated: Double?, range: Double, samplePeak: Double?, truePeak: Double?) {
+    public init(integrated: Double?, range: Double, samplePeak: Double?, truePeak: Double?, reconstructedPeak: Double? = nil) {
         self.integrated = integrated
         self.range = range
         self.samplePeak = samplePeak
         self.truePeak = truePeak
+        self.reconstructedPeak = reconstructedPeak
+    }
+
+    /// The higher of the two true peaks, the one a ceiling is held against.
+    public var highestTruePeak: Double? {
+        switch (truePeak, reconstructedPeak) {
+        case let (bs1770?, reconstructed?): max(bs1770, reconstructed)
+        case let (one, other): one ?? other
+        }
     }
 }
 

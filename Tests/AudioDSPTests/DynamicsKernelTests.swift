@@ -94,14 +94,16 @@ func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float,
 }
 
 /// The limiter against the algorithm it documents, written frame by frame as plainly as
-/// possible: the true peak of each frame's points, the need, the minimum over the window by
+/// possible: the true peak of each frame's points (the reconstruction kernel on that frame's
+/// window alone, and BS.1770-4's points summed plainly), the need, the minimum over the window by
 /// brute force, the release and the average. Equal bits show that the block kernels, the van
 /// Herk–Gil-Werman minimum and the settled shortcut change nothing.
 @Suite(.serialized) struct TruePeakLimiterTests {
     static func reference(_ input: [[Float]], limiter: TruePeakLimiter, releaseFrames: Double, ceiling: Double) -> [[Float]] {
         let interpolator = limiter.interpolator, taps = interpolator.tapsPerPhase, reach = interpolator.delay
+        var stages = limiter.filter.stages
         let window = limiter.attackFrames + 2 * reach, frames = input[0].count
-        let quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
+        let quietBound = max(1, (interpolator.phases + limiter.standard.phases).map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
         let quietLevel = Float(ceiling) / quietBound
         let step = TruePeakLimiter.releaseStep(frames: releaseFrames)
         func sample(_ channel: Int, _ frame: Int) -> Float { frame >= 0 && frame < frames ? input[channel][frame] : 0 }
@@ -114,10 +116,13 @@ func burstyNoise(frames: Int, seed: UInt64, loudFrom: [Range<Int>], loud: Float,
             var peak: Float = 0
             if quiet < taps {
                 for channel in 0..<input.count {
-                    peak = max(peak, abs(sample(channel, frame - reach)))
-                    for phase in interpolator.phases {
+                    let window = (frame - taps + 1...frame).map { sample(channel, $0) }
+                    window.withUnsafeBufferPointer { aurender_reconstructed_peaks($0.baseAddress! + taps - 1, 1, &stages, &peak) }
+                    let standard = limiter.standard, newest = frame - (reach - standard.delay)
+                    peak = max(peak, abs(sample(channel, newest - standard.delay)))
+                    for phase in standard.phases {
                         var point: Float = 0
-                        for k in 0..<taps { point += phase[k] * sample(channel, frame - taps + 1 + k) }
+                        for k in 0..<standard.tapsPerPhase { point += phase[k] * sample(channel, newest - standard.tapsPerPhase + 1 + k) }
                         peak = max(peak, abs(point))
                     }
                 }

@@ -68,6 +68,7 @@ import Testing
         let loudness = try #require(file["loudness"] as? [String: Any])
         #expect(file["frames"] as? Int == 88200)
         #expect(try #require(loudness["truePeakDBTP"] as? Double) <= -1)
+        #expect(try #require(loudness["reconstructedPeakDBTP"] as? Double) <= -0.95, "the 8× reconstruction reads it at the ceiling too")
         let output = try samples(of: folder.file("out.wav")).samples
         #expect(abs(output[43000] - loud[43000]) < 0.0001, "a quiet span long after the peaks is untouched, in its place")
     }
@@ -84,8 +85,10 @@ import Testing
         let loudness = try #require(file["loudness"] as? [String: Any])
         #expect(abs(try #require(loudness["integratedLUFS"] as? Double) - -8) <= 0.5)
         #expect(try #require(loudness["truePeakDBTP"] as? Double) <= -1)
+        #expect(try #require(loudness["reconstructedPeakDBTP"] as? Double) <= -0.95)
         let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let normalization = try #require(report["normalization"] as? [String: Any])
+        #expect(try #require(normalization["reconstructedPeakDBTP"] as? Double) <= -0.95, "the report gives the 8× figure after the gain")
         #expect(normalization["limited"] as? Bool == true)
         #expect(normalization["reachedTarget"] as? Bool == true)
         #expect(normalization["lowered"] as? Bool == false)

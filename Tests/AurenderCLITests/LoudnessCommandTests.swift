@@ -27,6 +27,7 @@ import Testing
         #expect(abs((stereo["integratedLUFS"] as? Double ?? 0) - -20.0) <= 0.1, "two channels sum their power: -20.0 LUFS")
         #expect(abs((mono["samplePeakDBFS"] as? Double ?? 0) - -20.0) <= 0.01)
         #expect(abs((mono["truePeakDBTP"] as? Double ?? 0) - -20.0) <= 0.05)
+        #expect(abs((mono["reconstructedPeakDBTP"] as? Double ?? 0) - -20.0) <= 0.02, "the 8× reconstruction reads a 1 kHz crest")
         #expect((mono["loudnessRangeLU"] as? Double ?? -1) < 0.1, "a steady tone has no loudness range")
     }
 
@@ -37,6 +38,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.output.contains("Loudness    : -23.0 LUFS integrated, range 0.0 LU"), "\(result.output)")
         #expect(result.output.contains("True peak   : -20.0 dBTP (sample peak -20.0 dBFS)"), "\(result.output)")
+        #expect(result.output.contains("8× peak     : -20.0 dBTP (reconstructed, flat to 0.45 of the rate)"), "\(result.output)")
     }
 
     @Test func normalizeReachesTheTargetAndReportsIt() throws {

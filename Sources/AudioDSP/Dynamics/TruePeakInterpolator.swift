@@ -4,12 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The oversampling filter that finds a stream's true peak (ITU-R BS.1770-4 Annex 2): a
-/// 49-tap Hann-windowed sinc that interpolates 4 points a sample below 96 kHz, 2 below
-/// 192 kHz and none above, as libebur128 measures true peaks, so a limiter that holds this
-/// filter's peaks under its ceiling passes libebur128's measurement of its output.
+/// A polyphase oversampling filter that finds a stream's true peak: BS.1770-4's (Annex 2) as
+/// libebur128 measures it (`init(sampleRate:)`), or the 8× reconstruction's polyphase
+/// equivalent (`ReconstructionFilter.interpolator`), which says how far its points reach.
 public struct TruePeakInterpolator: Sendable {
-    /// Points per input sample (4, 2 or 1).
+    /// Points per input sample (8, 4, 2 or 1).
     public let factor: Int
     /// Input samples each interpolated point reads.
     public let tapsPerPhase: Int
@@ -22,7 +21,18 @@ public struct TruePeakInterpolator: Sendable {
     /// The full filter's length.
     public static let taps = 49
 
-    /// The interpolator for a stream at `sampleRate`.
+    /// A filter of `phases` (1 ..< factor), each `tapsPerPhase` coefficients, reading `delay` samples ahead.
+    init(factor: Int, tapsPerPhase: Int, delay: Int, phases: [[Float]]) {
+        self.factor = factor
+        self.tapsPerPhase = tapsPerPhase
+        self.delay = delay
+        self.phases = phases
+    }
+
+    /// BS.1770-4's interpolator for a stream at `sampleRate`, as libebur128's: a 49-tap
+    /// Hann-windowed sinc that interpolates 4 points a sample below 96 kHz, 2 below 192 kHz and
+    /// none above. Its pass band rolls off above a quarter of the rate (at 4×: −0.4 dB at 0.4 of
+    /// it, −2.2 dB at 0.45, −6 dB at 0.5), so it under-reads programme with energy near Nyquist.
     public init(sampleRate: Double) {
         factor = sampleRate < 96000 ? 4 : sampleRate < 192_000 ? 2 : 1
         delay = factor == 1 ? 0 : (Self.taps - 1) / 2 / factor

@@ -6,7 +6,11 @@ import Darwin
 import CAudioKernels
 
 /// A brick-wall limiter on true peaks: the signal comes out `latency` frames late, multiplied
-/// by a gain that keeps every oversampled peak (`TruePeakInterpolator`) at or under the ceiling.
+/// by a gain that keeps every point of its 8× reconstruction (`ReconstructionFilter`, flat to
+/// 0.45 of the rate) and of BS.1770-4's 4× interpolation (`TruePeakInterpolator`, libebur128's)
+/// at or under the ceiling: the first so that longer meters (FFmpeg's `ebur128`, a long
+/// windowed sinc) read the output under it, the second because BS.1770-4's short filter passes
+/// images of near-Nyquist energy and can read a point higher than the reconstruction does.
 ///
 /// For each frame the gain it needs is ceiling ÷ its true peak (1 at most). A sliding minimum
 /// of that over the lookahead plus the interpolator's reach on both sides, then a release that
@@ -21,8 +25,12 @@ public final class TruePeakLimiter {
     public let channelCount: Int
     /// Frames between a sample going in and coming out.
     public let latency: Int
-    /// The interpolator whose peaks are held under the ceiling.
+    /// The reconstruction whose points are held under the ceiling.
+    public let filter: ReconstructionFilter
+    /// The reconstruction as one polyphase filter: its reach and bounds.
     public let interpolator: TruePeakInterpolator
+    /// BS.1770-4's interpolator at the stream's rate, whose points are held under the ceiling too.
+    public let standard: TruePeakInterpolator
     /// The frames over which the gain falls before a peak (the lookahead).
     public let attackFrames: Int
 
@@ -30,9 +38,10 @@ public final class TruePeakLimiter {
     /// Per channel, the last `historyLength` input samples twice over, so any run of them is contiguous.
     private let history: UnsafeMutablePointer<Float>
     private var position = 0
-    /// The interpolator's phases one after another, each oldest tap first, as
-    /// `aurender_interpolated_peaks` reads them.
-    private let coefficients: UnsafeMutablePointer<Float>
+    /// The reconstruction's stages, as `aurender_reconstructed_peaks` reads them.
+    private var stages: aurender_reconstruction
+    /// BS.1770-4's phases one after another, each oldest tap first, as `aurender_interpolated_peaks` reads them.
+    private let standardCoefficients: UnsafeMutablePointer<Float>
     /// Per frame of the block in hand: its largest interpolated magnitude, whether any sample
     /// its points read could reach the ceiling, and the gain its delayed frame gets.
     private let blockPeaks: UnsafeMutablePointer<Float>
@@ -65,22 +74,26 @@ public final class TruePeakLimiter {
     }
 
     /// A limiter for `channelCount` channels at `sampleRate`, at `ceiling` (linear), with a
-    /// lookahead of `attackFrames` frames and a release time constant of `releaseFrames`.
+    /// lookahead of `attackFrames` frames and a release time constant of `releaseFrames`; the
+    /// reconstruction's coefficients are designed here, once.
     public init(channelCount: Int, sampleRate: Double, ceiling: Double, attackFrames: Int, releaseFrames: Double) {
         self.channelCount = channelCount
         self.attackFrames = max(1, attackFrames)
-        interpolator = TruePeakInterpolator(sampleRate: sampleRate)
+        filter = ReconstructionFilter()
+        stages = filter.stages
+        interpolator = filter.interpolator
+        standard = TruePeakInterpolator(sampleRate: sampleRate)
+        let flattened = standard.phases.flatMap { $0 }
+        standardCoefficients = .allocate(capacity: max(1, flattened.count))
+        standardCoefficients.initialize(repeating: 0, count: max(1, flattened.count))
+        standardCoefficients.update(from: flattened, count: flattened.count)
         latency = 2 * interpolator.delay + self.attackFrames - 1
         var length = 1
         while length < max(latency + Self.blockFrames, interpolator.tapsPerPhase + 3) { length *= 2 }
         historyLength = length
         history = .allocate(capacity: 2 * length * channelCount)
         history.initialize(repeating: 0, count: 2 * length * channelCount)
-        quietBound = max(1, interpolator.phases.map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
-        let flattened = interpolator.phases.flatMap { $0 }
-        coefficients = .allocate(capacity: max(1, flattened.count))
-        coefficients.initialize(repeating: 0, count: max(1, flattened.count))
-        coefficients.update(from: flattened, count: flattened.count)
+        quietBound = max(1, (interpolator.phases + standard.phases).map { $0.reduce(0) { $0 + abs($1) } }.max() ?? 1)
         blockPeaks = .allocate(capacity: Self.blockFrames)
         blockPeaks.initialize(repeating: 0, count: Self.blockFrames)
         blockLoud = .allocate(capacity: Self.blockFrames)
@@ -101,7 +114,7 @@ public final class TruePeakLimiter {
 
     deinit {
         history.deallocate()
-        coefficients.deallocate()
+        standardCoefficients.deallocate()
         blockPeaks.deallocate()
         blockLoud.deallocate()
         blockGains.deallocate()
@@ -204,8 +217,11 @@ public final class TruePeakLimiter {
             }
             let start = first * Self.group, end = min(frames, (last + 1) * Self.group)
             for channel in 0..<channelCount {
-                aurender_interpolated_peaks(history + channel * stride + position + historyLength + start, end - start,
-                                            interpolator.delay, coefficients, Int32(interpolator.phases.count), Int32(taps),
+                let newest = history + channel * stride + position + historyLength + start
+                aurender_reconstructed_peaks(newest, end - start, &stages, blockPeaks + start)
+                // BS.1770-4's points between the same samples, which its shorter reach reads nearer the newest.
+                aurender_interpolated_peaks(newest - (interpolator.delay - standard.delay), end - start, standard.delay,
+                                            standardCoefficients, Int32(standard.phases.count), Int32(standard.tapsPerPhase),
                                             blockPeaks + start)
             }
         }

@@ -133,6 +133,23 @@ void aurender_compress(float *const *channels, int channel_count, long frames, c
 void aurender_interpolated_peaks(const float *newest, long frames, long reach, const float *coefficients, int phases,
                                  int taps, float *peaks);
 
+/// The 8× reconstruction's three halfband stages, each the odd phase of a Kaiser-windowed sinc
+/// (designed by `ReconstructionFilter`), oldest tap first.
+typedef struct {
+    float half[40];    ///< the point between samples k and k + 1, from samples k − 19 to k + 20
+    float quarter[8];  ///< a point between two of the 2× stream's, from the 8 around it
+    float eighth[6];   ///< a point between two of the 4× stream's, from the 6 around it
+} aurender_reconstruction;
+
+/// Frames the reconstruction reads after the sample whose interval it fills (21 before it).
+enum { AURENDER_RECONSTRUCTION_REACH = 22 };
+
+/// The largest magnitude among each frame's reconstructed points, over one channel: for frame
+/// i, with `newest[i]` its newest sample, `peaks[i]` becomes the largest of itself,
+/// |newest[i − 22]| and the seven 8× points between newest[i − 22] and newest[i − 21], which
+/// read newest[i − 43] to newest[i]; those must be readable.
+void aurender_reconstructed_peaks(const float *newest, long frames, const aurender_reconstruction *filter, float *peaks);
+
 /// Marks which of `frames` frames are loud: frame i is when one of the `reach` frames up to it
 /// (i - reach + 1 to i) has a level at or over `quiet_level`, those before the block counting
 /// through `*quiet_frames`, the frames since the last such one, which is updated. Returns
