@@ -6,17 +6,20 @@ import Glibc
 import Darwin
 #endif
 
-/// `aurender diff A B`: a null test for CI — compares two files sample by sample (`NullTest`), or
-/// two folders of renders pair by pair (`FolderComparison`, printed by `FolderDiff`).
+/// `aurender diff A B`: a null test for CI — compares two files sample by sample, or two folders
+/// of renders pair by pair (`FolderComparison`, printed by `FolderDiff`), each pair by the same
+/// library comparison (`RenderComparison`) and tolerances.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two audio files sample by sample (a null test), or a folder of approved renders with new ones.",
         discussion: """
             Both files are decoded to 32-bit float, so a 16-bit WAV and its FLAC compare equal. Prints \
-            the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when the \
-            largest difference is within --tolerance (default: none at all), 1 when it is not or when \
-            the rates, channel counts or lengths differ, 65/66 when a file cannot be read. --json prints \
+            the largest and the RMS difference in dBFS and the first differing frame. Exits 0 when \
+            every tolerance given holds (--tolerance, --rms-tolerance, --loudness-tolerance, \
+            --spectrum-tolerance; with none, the samples must be identical), 1 when one does not or when \
+            the rates, channel counts or lengths differ (--length-tolerance allows frames), 65/66 when a \
+            file cannot be read. --json prints \
             the same findings as one JSON object, with the same exit status. --plot draws both waveforms, \
             the difference's level over time and the spectra as an SVG, whatever the verdict (files of \
             different rates or channel counts are not compared, so not drawn).
@@ -45,16 +48,16 @@ struct DiffCommand: ParsableCommand {
     var tolerance: LevelArgument<DBFSUnit>?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Folders: the largest RMS of the difference allowed, in dBFS.", valueName: "dB"))
+            help: ArgumentHelp("The largest RMS of the difference allowed, in dBFS.", valueName: "dB"))
     var rmsTolerance: LevelArgument<DBFSUnit>?
 
-    @Option(help: ArgumentHelp("Folders: the largest difference of integrated loudness allowed, in LU.", valueName: "LU"))
+    @Option(help: ArgumentHelp("The largest difference of integrated loudness allowed, in LU.", valueName: "LU"))
     var loudnessTolerance: LevelArgument<LoudnessDifferenceUnit>?
 
-    @Option(help: ArgumentHelp("Folders: the largest difference of a third-octave band's level allowed, in dB.", valueName: "dB"))
+    @Option(help: ArgumentHelp("The largest difference of a third-octave band's level allowed, in dB.", valueName: "dB"))
     var spectrumTolerance: LevelArgument<BandDifferenceUnit>?
 
-    @Option(help: ArgumentHelp("Folders: the frames by which lengths may differ (default 0).", valueName: "frames"))
+    @Option(help: ArgumentHelp("The frames by which lengths may differ (default 0).", valueName: "frames"))
     var lengthTolerance: Int64?
 
     @Flag(help: "Print the comparison as JSON on standard output.")
@@ -93,9 +96,15 @@ struct DiffCommand: ParsableCommand {
         @NullWhenAbsent var rmsDifference: Double? = nil
         @NullWhenAbsent var rmsDifferenceDBFS: Double? = nil
         @NullWhenAbsent var firstDifferingFrame: Int64? = nil
+        /// Present with `--loudness-tolerance`: B's integrated loudness less A's.
+        var loudnessDifferenceLU: Double? = nil
+        /// Present with `--spectrum-tolerance`: the largest difference of a third-octave band's level.
+        var spectrumDifferenceDB: Double? = nil
         @NullWhenAbsent var toleranceDBFS: Double?
         /// `identical`, `within tolerance`, `different`, `different lengths` or `different formats`.
         var verdict: String
+        /// Each tolerance that did not hold, as the folder comparison words it.
+        var failures: [String]
     }
 
     func validate() throws {
@@ -106,76 +115,83 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
+        let tolerances = ComparisonTolerances(maxDifferenceDBFS: tolerance?.value, rmsDifferenceDBFS: rmsTolerance?.value,
+                                              loudnessLU: loudnessTolerance?.value, spectrumDB: spectrumTolerance?.value,
+                                              lengthFrames: lengthTolerance ?? 0)
         let (firstIsFolder, secondIsFolder) = (FolderComparison.isFolder(first), FolderComparison.isFolder(second))
         if firstIsFolder || secondIsFolder {
             guard firstIsFolder, secondIsFolder else {
                 throw fail("\(firstIsFolder ? second : first): not a folder: give two folders, or two files", .usage)
             }
             if plot != nil { throw fail("--plot draws two files; for folders, --report draws each failing pair", .usage) }
-            let tolerances = ComparisonTolerances(maxDifferenceDBFS: tolerance?.value, rmsDifferenceDBFS: rmsTolerance?.value,
-                                                  loudnessLU: loudnessTolerance?.value, spectrumDB: spectrumTolerance?.value,
-                                                  lengthFrames: lengthTolerance ?? 0)
             let commandLine = (["aurender"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             try FolderDiff(approved: first, rendered: second, tolerances: tolerances, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
                            json: json, junit: junit, report: report, approve: approve, prune: prune, commandLine: commandLine).run()
             return
         }
-        let folderOnly: [(String, Bool)] = [("--rms-tolerance", rmsTolerance != nil), ("--loudness-tolerance", loudnessTolerance != nil),
-                                            ("--spectrum-tolerance", spectrumTolerance != nil), ("--length-tolerance", lengthTolerance != nil),
-                                            ("--junit", junit != nil), ("--report", report != nil), ("-j", jobs != nil), ("--approve", approve)]
+        let folderOnly: [(String, Bool)] = [("--junit", junit != nil), ("--report", report != nil), ("-j", jobs != nil), ("--approve", approve)]
         if let (option, _) = folderOnly.first(where: \.1) {
             throw fail("\(option) applies to folders: give two folders (APPROVED/ RENDERED/)", .usage)
         }
-        let test: NullTest
-        do { test = try withLibraryMessagesSilenced { try NullTest(first, second) } } catch let error as AudioFormatError {
+        let outcome: RenderComparison.Outcome
+        do {
+            outcome = try withLibraryMessagesSilenced {
+                try RenderComparison(tolerances: tolerances, sketching: plot != nil).compare(approved: first, rendered: second)
+            }
+        } catch let error as AudioFormatError {
             throw fail(error.description, ExitStatus(input: error))
         }
-        let (a, b) = (test.a, test.b)
-        var report = Report(fileA: first, fileB: second, formatA: "\(a.format.canonical)", formatB: "\(b.format.canonical)",
-                            toleranceDBFS: tolerance.map { ReportJSON.level($0.value) }, verdict: "different formats")
+        let figures = outcome.figures
+        var report = Report(fileA: first, fileB: second, formatA: figures.formatA, formatB: figures.formatB,
+                            toleranceDBFS: tolerance.map { ReportJSON.level($0.value) }, verdict: "different formats",
+                            failures: outcome.failures.map(\.description))
         if !json {
-            print("A: \(first): \(a.format.canonical)")
-            print("B: \(second): \(b.format.canonical)")
+            print("A: \(first): \(figures.formatA)")
+            print("B: \(second): \(figures.formatB)")
         }
-        if !test.formatsMatch {
+        guard figures.compared else {
             if plot != nil { printError("\(plot!): not drawn: the files' rates or channel counts differ, so they are not compared") }
-            try finish(report, text: "result: different formats (\(a.format.canonical) vs \(b.format.canonical))")
+            try finish(report, text: "result: different formats (\(figures.formatA) vs \(figures.formatB))")
+            return
         }
-        let outcome: NullTest.Outcome
-        do { outcome = try withLibraryMessagesSilenced { try test.compare(sketching: plot != nil) } } catch let error as AudioFormatError {
-            throw fail(error.description, ExitStatus(input: error))
-        }
-        let (lengthA, lengthB, largest, rms, firstDifference) = (outcome.framesA, outcome.framesB, outcome.largest, outcome.rms, outcome.firstDifferingFrame)
-        report.framesA = lengthA
-        report.framesB = lengthB
+        let (largest, rms, firstDifference) = (figures.largest, figures.rms, figures.firstDifferingFrame)
+        report.framesA = figures.framesA
+        report.framesB = figures.framesB
         report.maxDifference = Double(largest)
         report.maxDifferenceDBFS = largest > 0 ? ReportJSON.level(20 * log10(Double(largest))) : nil
         report.rmsDifference = rms
         report.rmsDifferenceDBFS = rms > 0 ? ReportJSON.level(20 * log10(rms)) : nil
         report.firstDifferingFrame = firstDifference
-        if let plot, let sketches = outcome.sketches {
+        report.loudnessDifferenceLU = figures.loudnessDifference.map(ReportJSON.level)
+        report.spectrumDifferenceDB = figures.spectrumDifference.map(ReportJSON.level)
+        if let plot, let sketches = figures.sketches {
             let drawing = DiffPlot(first: (first, sketches.a), second: (second, sketches.b), difference: sketches.difference,
                                    toleranceDBFS: tolerance?.value, firstDifferingFrame: firstDifference)
             do { try OutputFile.write(text: drawing.svg, to: plot) } catch { throw fail(error.description, ExitStatus(RenderError.output(error))) }
         }
         if !json {
-            print("frames: \(lengthA) and \(lengthB)")
+            print("frames: \(figures.framesA) and \(figures.framesB)")
             print("max difference: \(Self.dBFS(Double(largest)))")
             print("rms difference: \(Self.dBFS(rms))")
+            if let difference = report.loudnessDifferenceLU { print("loudness difference: \(difference) LU") }
+            if let difference = report.spectrumDifferenceDB { print("largest third-octave band difference: \(difference) dB") }
             print("first differing frame: \(firstDifference.map(String.init) ?? "none")")
         }
-        if lengthA != lengthB {
+        if outcome.failures.contains(where: { if case .length = $0 { true } else { false } }) {
             report.verdict = "different lengths"
             try finish(report, text: "result: different lengths")
+            return
         }
-        let limit = tolerance.map { pow(10, $0.value / 20) } ?? 0
-        if Double(largest) <= limit {
+        if outcome.passed {
             report.verdict = largest == 0 ? "identical" : "within tolerance"
-            try finish(report, text: largest == 0 ? "result: identical" : "result: within \(Self.dBFS(limit))", passed: true)
+            let within = tolerance.map { "result: within \(Self.dBFS(pow(10, $0.value / 20)))" } ?? "result: within the tolerances"
+            try finish(report, text: largest == 0 ? "result: identical" : within, passed: true)
             return
         }
         report.verdict = "different"
-        try finish(report, text: "result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0.value / 20))))" } ?? ""))
+        let others = outcome.failures.filter { if case .maxDifference = $0 { false } else if case .notIdentical = $0 { false } else { true } }
+        try finish(report, text: "result: different" + (tolerance.map { " (tolerance \(Self.dBFS(pow(10, $0.value / 20))))" } ?? "")
+                   + (others.isEmpty ? "" : ": " + others.map(\.description).joined(separator: "; ")))
     }
 
     /// Prints the verdict (`text`, or the whole report with `--json`), then exits 1 unless the

@@ -3,6 +3,28 @@ import TestSupport
 import Testing
 
 @Suite struct DiffCommandTests {
+    @Test func twoFilesTakeTheFoldersTolerances() throws {
+        let folder = try TemporaryFolder()
+        let tone = (0..<16_000).map { Float(0.5 * sin(2 * Double.pi * 1000 * Double($0) / 16_000)) }
+        try writeFloats(tone, rate: 16_000, to: folder.file("a.wav"))
+        // 0.05 dB quieter: the difference's RMS is 20·log10(0.5/√2 · (1 − 10^(−0.05/20))) = −53.85 dBFS.
+        try writeFloats(tone.map { $0 * Float(pow(10, -0.05 / 20)) }, rate: 16_000, to: folder.file("b.wav"))
+        let files = [folder.file("a.wav"), folder.file("b.wav")]
+        let loose = try aurender(["diff"] + files + ["--loudness-tolerance", "0.1", "--rms-tolerance", "-50"])
+        #expect(loose.status == 0)
+        #expect(loose.output.hasSuffix("result: within the tolerances\n"))
+        let tight = try aurender(["diff", "--json"] + files + ["--rms-tolerance", "-60", "--loudness-tolerance", "0.01"])
+        #expect(tight.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: tight.standardOutput) as? [String: Any])
+        #expect(report["verdict"] as? String == "different")
+        let failures = try #require(report["failures"] as? [String])
+        #expect(failures.count == 2)
+        #expect(failures.first?.hasPrefix("rms difference -53.85 dBFS > -60.00 dBFS") == true, "\(failures)")
+        #expect(failures.last?.hasPrefix("loudness differs by 0.05 LU") == true, "\(failures)")
+        let loudness = try #require(report["loudnessDifferenceLU"] as? Double)
+        #expect(abs(loudness + 0.05) < 0.01)
+    }
+
     @Test func identicalAudioInDifferentContainers() throws {
         let result = try aurender(["diff", fixture("music.wav"), fixture("music.flac")])
         #expect(result.status == 0)

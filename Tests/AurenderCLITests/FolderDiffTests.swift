@@ -172,7 +172,7 @@ import Testing
         let folder = try TemporaryFolder()
         try makeFolders(folder, unreadable: false)
         let files = [folder.file("approved/same.wav"), folder.file("rendered/same.wav")]
-        for (option, arguments) in [("--approve", ["--approve"]), ("--rms-tolerance", ["--rms-tolerance", "-80"]), ("--junit", ["--junit", "x.xml"])] {
+        for (option, arguments) in [("--approve", ["--approve"]), ("-j", ["-j", "2"]), ("--junit", ["--junit", "x.xml"])] {
             let result = try aurender(["diff"] + files + arguments)
             #expect(result.status == 64)
             #expect(result.standardError == "aurender: \(option) applies to folders: give two folders (APPROVED/ RENDERED/)\n")

@@ -5,7 +5,7 @@ import Testing
 /// The command is a front door only: it parses, hints and prints. Checked on the sources, as
 /// `ArchitectureTests` checks the layers: no file of `Sources/AurenderCLI` makes a node (the
 /// catalogue's kinds make them from a chain's stages) or holds a loop over samples (the library's
-/// `NullTest`, `countFramesToEnd` and jobs read audio).
+/// `RenderComparison`, `countFramesToEnd` and jobs read audio).
 @Suite struct FrontDoorTests {
     /// The command's Swift files, with their text.
     static func commandFiles() throws -> [(path: String, text: String)] {
