@@ -34,6 +34,15 @@ extension GraphJob {
         return reading
     }
 
+    /// The playback by stored gains of a `file` node: its `replaygain` mode, with the command
+    /// line's preamp, clipping and fallback; else the command line's (`RenderSettings.replayGain`).
+    func playback(_ settings: NodeSettings) -> ReplayGainPlayback? {
+        guard let mode = settings.text("replaygain").flatMap(ReplayGainPlayback.Mode.init(rawValue:)) else { return options.replayGain }
+        var playback = options.replayGain ?? ReplayGainPlayback(mode: mode)
+        playback.mode = mode
+        return playback
+    }
+
     /// The `output` node's loudness normalization: `normalize` (the target) with its `measure`,
     /// `truePeak` ceiling and `overCeiling` policy, defaulting as a render's; nil without `normalize`.
     func normalization(_ settings: NodeSettings, output: String) throws(RenderError) -> LoudnessNormalization? {

@@ -102,10 +102,13 @@ public struct GraphJob {
         guard options.tags.isDefault else { throw RenderError.usage("\(output.path): a graph file's output carries no tags yet, so none can be set, taken or left out") }
         let inputs = inputPaths
         var summary = try PreparedRender.render(output: output, settings: options, normalization: normalization, inputs: inputs, subject: output.path,
-                                                metadata: try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil)) { pass in
+                                                metadata: try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil,
+                                                                         leveled: options.replayGain != nil
+                                                                             || description.nodes.contains { $0.type == FileSourceKind.kind.name && $0.fields["replaygain"] != nil })) { pass in
             try build(readingAhead: true, pass: pass).render
         }
         summary.shortfalls = opened.shortfalls
+        summary.replayGains = opened.appliedReplayGains
         return summary
     }
 
@@ -190,10 +193,12 @@ public struct GraphJob {
         // Files first: they decide the graph's rate.
         var files: [(name: String, path: String, file: any AudioDecoder)] = []
         var conversions: [String: (rate: Double?, channels: Int?, matrix: ChannelMatrix?)] = [:]
+        var playbacks: [String: ReplayGainPlayback] = [:]
         for (index, entry) in checked.filter({ $0.kind.role == .source }).enumerated() {
             let path = resolve(entry.settings.text("path")!)
             let reading = try fileReading(entry.settings, node: entry.node.name)
             conversions[entry.node.name] = (entry.settings.number("rate"), entry.settings.integer("channels"), reading.matrix)
+            playbacks[entry.node.name] = playback(entry.settings)
             let whole = try opened.decoder(index, for: path, raw: reading.raw, forcing: options.decoder, salvaging: options.salvage)
             if let matrix = reading.matrix, matrix.inputCount != whole.format.channelCount {
                 throw bad("file '\(entry.node.name)': matrix takes \(matrix.inputCount) channels, but \(path) has \(whole.format.channelCount)")
@@ -243,18 +248,32 @@ public struct GraphJob {
                     let reader = reading.source
                     let folds = destination is MixerNode && reader.format.channelCount > 2
                     let conversion = conversions[source.name]
+                    // The file's own nodes, in order: its stored gain (--replaygain), its converter.
+                    var own: [AudioNode] = []
+                    if let playback = playbacks[source.name], let index = files.firstIndex(where: { $0.name == source.name }) {
+                        own.append(try opened.replayGain(index, for: source.path, playback).makeNode(name: "\(source.name) replaygain"))
+                    }
                     if let converter = try OutputRendering.makeConverter(from: reader.format, sampleRate: conversion?.rate ?? rate,
                                                                           channelCount: conversion?.channels
                                                                               ?? (folds ? destination.streamFormat(scope: .output)?.channelCount : nil),
                                                                           matrix: conversion?.matrix, settings: options,
                                                                           name: "\(source.name) converter") {
-                        try graph.addNode(converter)
-                        order.append(converter)
-                        nodes[converter.name] = converter
-                        try reader.attach(to: converter, in: graph)
-                        try graph.connect(converter, to: destination, inputBus: bus)
-                        edges.append((source.name, converter.name, 0))
-                        edges.append((converter.name, destinationName, bus))
+                        own.append(converter)
+                    }
+                    if let first = own.first, let last = own.last {
+                        for node in own {
+                            try graph.addNode(node)
+                            order.append(node)
+                            nodes[node.name] = node
+                        }
+                        try reader.attach(to: first, in: graph)
+                        edges.append((source.name, first.name, 0))
+                        for (from, to) in zip(own, own.dropFirst()) {
+                            try graph.connect(from, to: to)
+                            edges.append((from.name, to.name, 0))
+                        }
+                        try graph.connect(last, to: destination, inputBus: bus)
+                        edges.append((last.name, destinationName, bus))
                     } else {
                         try reader.attach(to: destination, bus: bus, in: graph)
                         edges.append((source.name, destinationName, bus))

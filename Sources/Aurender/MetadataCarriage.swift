@@ -76,8 +76,10 @@ public struct MetadataCarriage: Sendable {
 
     /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
     /// which carries none but another file's), or its source's, with its edits made. A source
-    /// that cannot be read is the render's error: it was asked for by name.
-    public static func resolving(_ choice: TagChoice, input: String?) throws(RenderError) -> MetadataCarriage {
+    /// that cannot be read is the render's error: it was asked for by name. A `leveled` output
+    /// (played back by its stored gains, `RenderSettings.replayGain`) carries none of those
+    /// gains (`StoredGain.keys`), which a player would apply again; an edit may still set them.
+    public static func resolving(_ choice: TagChoice, input: String?, leveled: Bool = false) throws(RenderError) -> MetadataCarriage {
         guard choice.carries else { return .none }
         var carriage: MetadataCarriage
         if let source = choice.source {
@@ -95,6 +97,7 @@ public struct MetadataCarriage: Sendable {
         } else {
             carriage = input.map(reading) ?? .none
         }
+        if leveled { for key in StoredGain.keys { carriage.metadata.tags[key] = [] } }
         carriage.metadata.tags = choice.edited(carriage.metadata.tags)
         if let software = choice.codingHistory {
             guard carriage.metadata.chunks.broadcastExtension != nil else {

@@ -89,10 +89,12 @@ public struct MixJob {
     public func run() throws -> RenderJob.Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
                                                 inputs: inputs.map(\.path), subject: output.path,
-                                                metadata: try .resolving(options.settings.tags, input: nil)) { pass in
+                                                metadata: try .resolving(options.settings.tags, input: nil,
+                                                                         leveled: options.settings.replayGain != nil)) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls
+        summary.replayGains = opened.appliedReplayGains
         return summary
     }
 
@@ -125,6 +127,9 @@ public struct MixJob {
                 readers.append(reading)
                 let reader = reading.source
                 var chain: [AudioNode] = []
+                if let playback = options.settings.replayGain {
+                    chain.append(try opened.replayGain(bus, for: input.path, playback).makeNode(name: "replaygain \(bus + 1)"))
+                }
                 var format = reader.format
                 let folds = spatial == nil && (format.channelCount > 2 || (format.channelCount == 2 && mixFormat.channelCount == 1))
                 if let converter = try OutputRendering.makeConverter(from: format, sampleRate: mixFormat.sampleRate,

@@ -9,6 +9,19 @@ import AudioFormats
 /// and each bus needs its own decoder.
 final class OpenedInputs {
     private var decoders: [Int: (path: String, decoder: any AudioDecoder)] = [:]
+    private var replayGains: [Int: AppliedReplayGain] = [:]
+
+    /// The gains `--replaygain` applied, in input order.
+    var appliedReplayGains: [AppliedReplayGain] { replayGains.keys.sorted().map { replayGains[$0]! } }
+
+    /// The gain `playback` applies to input number `index`, at `path`: read from its tags the
+    /// first time, so every pass of a render applies the same.
+    func replayGain(_ index: Int = 0, for path: String, _ playback: ReplayGainPlayback) throws(RenderError) -> AppliedReplayGain {
+        if let applied = replayGains[index], applied.path == path { return applied }
+        let applied = try playback.gain(for: path)
+        replayGains[index] = applied
+        return applied
+    }
 
     /// The inputs that ended before their stated length and were salvaged, in input order.
     var shortfalls: [InputShortfall] {

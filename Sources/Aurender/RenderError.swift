@@ -31,6 +31,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case silent(path: String)
     /// The input is digital silence: it has no peak to normalize.
     case noPeak(path: String)
+    /// `--replaygain` found no stored gain to play the input back by (`reason` says why) and no fallback was given.
+    case noStoredGain(path: String, reason: String)
     /// The graph refused its own configuration: a bug, not bad input.
     case graph(GraphError)
     /// A path in `subject` (a graph file) leads outside the folders it may use; nothing was read or written.
@@ -54,6 +56,8 @@ public enum RenderError: Error, CustomStringConvertible {
                 + "(the loudest it can be is \(Self.format(reachable)) \(unit))"
         case .silent(let path): "\(path): too quiet or too short to normalize (no 400 ms block reaches the -70 LUFS gate)"
         case .noPeak(let path): "\(path): digital silence has no peak to normalize"
+        case .noStoredGain(let path, let reason):
+            "\(path): no gain to play back by: \(reason)"
         case .graph(let error): "internal error: \(error)"
         case .pathRefused(let subject, let refusal): "\(subject): \(refusal)"
         }

@@ -82,6 +82,8 @@ public struct RenderJob {
         public var sketches: RenderSketches?
         /// What became of the input's tags and pictures: a damaged tag read, what the output did not keep.
         public var metadata = MetadataOutcome()
+        /// The gains `RenderSettings.replayGain` applied, in input order; empty without it.
+        public var replayGains: [AppliedReplayGain] = []
     }
 
     public var input: String
@@ -129,10 +131,12 @@ public struct RenderJob {
     public func run() throws -> Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
                                                 inputs: [input], subject: input,
-                                                metadata: try .resolving(options.settings.tags, input: input)) { pass in
+                                                metadata: try .resolving(options.settings.tags, input: input,
+                                                                         leveled: options.settings.replayGain != nil)) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls
+        summary.replayGains = opened.appliedReplayGains
         return summary
     }
 
@@ -149,6 +153,9 @@ public struct RenderJob {
         let graph = Graph()
         let outputNode = GenericOutput()
         var chain: [AudioNode] = []
+        if let playback = options.settings.replayGain {
+            chain.append(try opened.replayGain(for: input, playback).makeNode(name: Self.name("replaygain", freeOf: stages)))
+        }
         var expectedFrames: Int64?
         do {
             try graph.setMaximumFramesPerSlice(options.settings.framesPerSlice)

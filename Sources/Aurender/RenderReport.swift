@@ -98,6 +98,36 @@ public struct RenderReport: Codable, Equatable, Sendable {
     public var silenceTrims: [SilenceTrim]?
     /// Present when the render carried tags, pictures, `bext`, iXML or markers, or could not.
     public var metadata: Metadata?
+    /// Present when inputs were played back by their stored gains (`--replaygain`): one for each, in input order.
+    public var replayGain: [ReplayGain]?
+
+    /// The gain `--replaygain` applied to one input, and the tag it came from.
+    public struct ReplayGain: Codable, Equatable, Sendable {
+        /// The input, as the user named it.
+        public var input: String
+        /// `track` or `album`, as asked.
+        public var mode: String
+        /// The tag read (`REPLAYGAIN_ALBUM_GAIN`, `R128_TRACK_GAIN`, `iTunNORM`); absent when the fallback gain was applied.
+        public var source: String?
+        /// The stored gain, against -18 LUFS; absent with the fallback.
+        public var storedGainDB: Double?
+        /// The stored peak, linear; absent when none is stored.
+        public var storedPeak: Double?
+        /// The gain applied: the stored one (or the fallback) plus the preamp, less the lowering.
+        public var appliedGainDB: Double
+        /// How far the gain was lowered to keep the stored peak under full scale.
+        public var loweredDB: Double
+
+        init(_ applied: AppliedReplayGain) {
+            input = applied.path
+            mode = applied.mode.rawValue
+            source = applied.stored?.source.rawValue
+            storedGainDB = applied.stored.map { ReportJSON.level($0.gain) }
+            storedPeak = applied.stored?.peak
+            appliedGainDB = ReportJSON.level(applied.gain)
+            loweredDB = ReportJSON.level(applied.lowering)
+        }
+    }
 
     /// What the output holds of its input's metadata, and the warnings that say what it does not.
     public struct Metadata: Codable, Equatable, Sendable {
@@ -171,6 +201,7 @@ public struct RenderReport: Codable, Equatable, Sendable {
         if !summary.metadata.carried.isEmpty || !summary.metadata.warnings.isEmpty {
             metadata = Metadata(carried: summary.metadata.carried, warnings: summary.metadata.warnings)
         }
+        if !summary.replayGains.isEmpty { replayGain = summary.replayGains.map(ReplayGain.init) }
         if !summary.shortfalls.isEmpty {
             shortfalls = summary.shortfalls.map { Shortfall(input: $0.path, statedFrames: $0.shortfall.stated, foundFrames: $0.shortfall.found) }
         }

@@ -39,6 +39,9 @@ public struct RenderSettings {
     public var salvage = false
     /// The tags and pictures written into the output: by default a render's input's, a mix's none.
     public var tags = TagChoice()
+    /// Each input played back by the loudness gain its tags hold, as it is read; nil applies
+    /// none. The output then carries none of those tags, or a player would apply them again.
+    public var replayGain: ReplayGainPlayback?
     /// Where the render counts the frames it has done, for a progress display.
     public var progress: RenderProgress?
 

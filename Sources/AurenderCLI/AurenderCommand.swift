@@ -81,7 +81,8 @@ struct AurenderCommand: ParsableCommand {
                   would put the true peak over the ceiling (nothing written)
               64  usage error: bad option, unknown preset or container, output is an input
               65  the input is not usable audio (unrecognised, damaged, no channels, bad
-                  rate), or too quiet or short to normalize
+                  rate), too quiet or short to normalize, or without a stored
+                  gain for --replaygain
               66  the input cannot be opened (missing, unreadable, a directory)
               70  internal error (a bug: please report it)
               73  the output cannot be created (missing folder, no permission)

@@ -24,7 +24,7 @@ enum ExitStatus: Int32 {
         case .output(let error): self = error.kind == .unsupportedFormat ? .usage : (error.kind == .cannotOpen ? .cannotCreate : .ioError)
         case .cannotCreate: self = .cannotCreate
         case .clipped, .truePeakOver: self = .clipped
-        case .silent, .noPeak: self = .dataError
+        case .silent, .noPeak, .noStoredGain: self = .dataError
         case .graph: self = .software
         }
     }

@@ -31,6 +31,8 @@ enum CommandHints {
             return "\(path): \(count.overs) samples would clip; not written (\(clipAdvice(count)))"
         case (.render, .truePeakOver), (.renderWithoutEQ, .truePeakOver), (.mix, .truePeakOver):
             return String(error.description.dropLast()) + "; or use --over-ceiling lower, or limit to reach it through a true-peak limiter)"
+        case (_, .noStoredGain):
+            return "\(error.description) (level it with 'aurender loudness --write', or give --replaygain-fallback)"
         case (.graph, .pathRefused):
             return "\(error.description); --allow-path DIR allows another folder"
         case (.graph, .unknownContainer(let path, _)):
@@ -96,6 +98,7 @@ struct JobRunner {
             for message in RenderMessages.warnings(summary, output: output, hints: hints) { printError(message) }
             if console.verbose {
                 for note in RenderMessages.silenceNotes(summary) { printError(note) }
+                for applied in summary.replayGains { printError(applied.note) }
                 if let note = RenderMessages.normalizationNote(summary) { printError(note) }
                 printError(RenderMessages.timing(summary, seconds: seconds))
             }

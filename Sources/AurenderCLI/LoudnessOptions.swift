@@ -34,6 +34,7 @@ struct LoudnessOptions: ParsableArguments {
         if truePeak != nil, normalizePeak?.measure == .truePeak {
             throw ValidationError("--true-peak is a ceiling; with a true-peak target (--normalize-peak in dBTP) the target is the ceiling")
         }
+        try validateReplayGain()
     }
 
     @Option(help: ArgumentHelp("With --normalize or --normalize-peak, when the gain would put the peak over the ceiling: refuse (write nothing, exit 3, the default), lower (use the largest gain that fits) or limit (reach the target; a true-peak limiter holds the ceiling).",
@@ -44,6 +45,45 @@ struct LoudnessOptions: ParsableArguments {
             help: ArgumentHelp("End with a true-peak brick-wall limiter at this ceiling (5 ms lookahead, compensated; 50 ms release): the output's true peak stays at or under it.",
                                valueName: "dBTP"))
     var limit: LevelArgument<DBTPUnit>?
+
+    @Option(help: ArgumentHelp("""
+        Play each input back by the loudness gain its tags hold, as players do: track (each file at -18 LUFS) or album \
+        (each album, its tracks' balance kept; a file with only a track gain gets that, with a warning). ReplayGain 2.0's tags \
+        first, then an Opus file's R128 gains, then Sound Check's iTunNORM (each brought to -18 LUFS). The gain is lowered \
+        where it would lift the stored peak over full scale. The output carries none of those tags. An input without \
+        a stored gain is refused (exit 65) unless --replaygain-fallback is given.
+        """, valueName: "track|album"))
+    var replaygain: ReplayGainPlayback.Mode?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --replaygain: dB added to every gain (default 0).", valueName: "dB"))
+    var replaygainPreamp: LevelArgument<GainUnit>?
+
+    @Flag(help: "With --replaygain: apply the whole gain even where it lifts the stored peak over full scale.")
+    var replaygainAllowClipping = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --replaygain: the gain for an input whose tags hold none (default: it is refused).",
+                                                        valueName: "dB"))
+    var replaygainFallback: LevelArgument<GainUnit>?
+
+    /// The playback by stored gains asked for, if any.
+    var replayGain: ReplayGainPlayback? {
+        replaygain.map { ReplayGainPlayback(mode: $0, preamp: replaygainPreamp?.value ?? 0, preventsClipping: !replaygainAllowClipping,
+                                            fallback: replaygainFallback?.value) }
+    }
+
+    /// Refuses the `--replaygain-…` options without `--replaygain`, and `--replaygain` with a
+    /// normalization, which would undo its gain.
+    func validateReplayGain() throws {
+        guard replaygain != nil else {
+            let given = [(replaygainPreamp != nil, "--replaygain-preamp"), (replaygainAllowClipping, "--replaygain-allow-clipping"),
+                         (replaygainFallback != nil, "--replaygain-fallback")].first(where: \.0)?.1
+            if let given { throw ValidationError("\(given) applies with --replaygain track|album") }
+            return
+        }
+        if let flag = [(normalize != nil, "--normalize"), (normalizePeak != nil, "--normalize-peak")].first(where: \.0)?.1 {
+            throw ValidationError("--replaygain and \(flag) both set the level: give one")
+        }
+    }
 
     /// The limiter asked for by `--limit`; `--over-ceiling limit` adds one at the ceiling itself.
     var limiter: LimiterSettings? { limit.map { LimiterSettings(ceiling: $0.value) } }
@@ -59,6 +99,8 @@ struct LoudnessOptions: ParsableArguments {
 }
 
 extension LoudnessNormalization.OverCeiling: ExpressibleByArgument {}
+
+extension ReplayGainPlayback.Mode: ExpressibleByArgument {}
 
 /// A peak target: in dBFS (or no unit) the sample peak, in dBTP the true peak.
 struct PeakArgument: ExpressibleByArgument {

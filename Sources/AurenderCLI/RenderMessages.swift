@@ -4,7 +4,8 @@ import Aurender
 enum RenderMessages {
     /// Warnings about inputs that hold no audio, inputs salvaged short of their stated length, a
     /// silence trim that removed everything, tags and pictures not read or not kept, samples that could not be
-    /// written as they were, and a loudness normalization that fell short of its target:
+    /// written as they were, a loudness normalization that fell short of its target, and a
+    /// stored gain that was not there to apply (`--replaygain`'s fallbacks):
     /// printed even with `--quiet`.
     static func warnings(_ summary: RenderJob.Summary, output: String, hints: CommandHints) -> [String] {
         var lines = summary.inputsWithoutAudio.map { "\($0): the input holds no audio" + (summary.frames == 0 ? "; \(output) is empty" : "") }
@@ -30,6 +31,7 @@ enum RenderMessages {
             lines.append("\(output): normalized short of the target, the gain lowered to keep the true peak under the ceiling ("
                          + levels(outcome) + ")")
         }
+        lines += summary.replayGains.compactMap(\.warning)
         lines += summary.metadata.warnings
         return lines
     }

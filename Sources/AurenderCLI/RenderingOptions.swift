@@ -152,6 +152,7 @@ struct RenderingOptions: ParsableArguments {
         reporting.apply(to: &settings)
         settings.durability = fsync ? .synchronized : .committed
         settings.tags = tags
+        settings.replayGain = loudness.replayGain
     }
 
     /// The tags asked for: none (`--no-tags`), another file's (`--tags-from`), each `--tag` key's values replaced.

@@ -17,6 +17,8 @@ public enum FileSourceKind {
             SettingDescription("rawRate", .integer(1...768_000), "a headerless (raw) file's sample rate in Hz; with rawChannels and rawBits"),
             SettingDescription("rawChannels", .integer(1...StreamFormat.maximumChannelCount), "a headerless file's channel count"),
             SettingDescription("rawBits", .choice(["8", "16", "24", "32", "float", "double"]), "a headerless file's sample encoding"),
+            SettingDescription("replaygain", .choice(["track", "album"]),
+                               "play the file back by the loudness gain its tags hold (ReplayGain, R128 or Sound Check): the track's or the album's (default: as the render asks, else none)"),
         ],
         make: nil)
 }
