@@ -98,6 +98,23 @@ INLINE floats8 larger8(floats8 a, floats8 b) {
 INLINE void phase_peaks(const float *newest, long frames, const float *c, int taps, float *peaks) {
     const float *oldest = newest - (taps - 1);
     long i = 0;
+    // Four vectors at once, so four chains of additions overlap.
+    for (; i + 32 <= frames; i += 32) {
+        floats8 sum0 = {0}, sum1 = {0}, sum2 = {0}, sum3 = {0};
+        for (int k = 0; k < taps; k++) {
+            const float *tap = oldest + i + k;
+            sum0 += c[k] * load8(tap);
+            sum1 += c[k] * load8(tap + 8);
+            sum2 += c[k] * load8(tap + 16);
+            sum3 += c[k] * load8(tap + 24);
+        }
+        floats8 peak0 = larger8(magnitude8(sum0), load8(peaks + i)), peak1 = larger8(magnitude8(sum1), load8(peaks + i + 8));
+        floats8 peak2 = larger8(magnitude8(sum2), load8(peaks + i + 16)), peak3 = larger8(magnitude8(sum3), load8(peaks + i + 24));
+        __builtin_memcpy(peaks + i, &peak0, sizeof peak0);
+        __builtin_memcpy(peaks + i + 8, &peak1, sizeof peak1);
+        __builtin_memcpy(peaks + i + 16, &peak2, sizeof peak2);
+        __builtin_memcpy(peaks + i + 24, &peak3, sizeof peak3);
+    }
     for (; i + 8 <= frames; i += 8) {
         floats8 sum = {0};
         for (int k = 0; k < taps; k++) sum += c[k] * load8(oldest + i + k);

@@ -24,8 +24,28 @@ INLINE void reconstruct_block(const float *restrict x, long frames, const aurend
     // early[k] at k + 1/4 for k from 0 to frames; late[k + 1] at k + 3/4 for k from -1 to frames - 1.
     float early[RECONSTRUCTION_BLOCK + 1], late[RECONSTRUCTION_BLOCK + 1];
     const float *restrict h1 = filter->half, *restrict h2 = filter->quarter, *restrict h3 = filter->eighth;
-    // Eight half points a vector, each lane summing its taps in the scalar order.
+    // Eight half points a vector, each lane summing its taps in the scalar order; four vectors
+    // at once, so four chains of additions overlap (one chain waits on each addition's latency).
     long k = -2;
+    for (; k + 32 <= frames + 2; k += 32) {
+        floats8 sum0 = {0}, sum1 = {0}, sum2 = {0}, sum3 = {0};
+        for (int j = 0; j < 40; j++) {
+            floats8 v0, v1, v2, v3;
+            const float *restrict tap = x + k - 19 + j;
+            __builtin_memcpy(&v0, tap, sizeof v0);
+            __builtin_memcpy(&v1, tap + 8, sizeof v1);
+            __builtin_memcpy(&v2, tap + 16, sizeof v2);
+            __builtin_memcpy(&v3, tap + 24, sizeof v3);
+            sum0 += h1[j] * v0;
+            sum1 += h1[j] * v1;
+            sum2 += h1[j] * v2;
+            sum3 += h1[j] * v3;
+        }
+        __builtin_memcpy(half + k + 2, &sum0, sizeof sum0);
+        __builtin_memcpy(half + k + 10, &sum1, sizeof sum1);
+        __builtin_memcpy(half + k + 18, &sum2, sizeof sum2);
+        __builtin_memcpy(half + k + 26, &sum3, sizeof sum3);
+    }
     for (; k + 8 <= frames + 2; k += 8) {
         floats8 sum = {0};
         for (int j = 0; j < 40; j++) {
