@@ -29,6 +29,9 @@ deps:
 	@{ command -v mid3v2 && command -v lame; } >/dev/null || { \
 		echo "installing python3-mutagen and lame (the tag tests tag with lame and read tags back with mutagen)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-mutagen lame; }
+	@{ command -v kid3-cli && command -v eyeD3 && command -v AtomicParsley; } >/dev/null || { \
+		echo "installing kid3-cli, eyed3 and atomicparsley (the tag tests read aurender's outputs back with other taggers)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq kid3-cli eyed3 atomicparsley; }
 	@command -v groff >/dev/null || { echo "installing groff-base (the manual page's test renders it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq groff-base; }
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || { \

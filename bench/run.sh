@@ -348,8 +348,8 @@ PY
     row "bass +6 dB" 3 "--bass 6" "bass 6" "bass=g=6:f=100:t=s:w=0.5"
     row "compressor -20 dB 4:1" 3 "--compress -20:4:10ms:100ms:0" "compand 0.01,0.1 -70,-70,-20,-20,0,-15" \
         "acompressor=threshold=0.1:ratio=4:attack=10:release=100:knee=1"
-    row "true-peak limiter -1 dBTP" 2 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
-    row "limiter, driven 6 dB into it" 2 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
+    row "true-peak limiter -1 dBTP" 1.5 "--limit -1" "" "alimiter=limit=0.891:attack=5:release=50:level=false"
+    row "limiter, driven 6 dB into it" 1.5 "--gain 6 --limit -1" "" "volume=6dB,alimiter=limit=0.891:attack=5:release=50:level=false"
     row "gate -50 dB" 0 "--gate -50" "" "agate=threshold=0.00316:attack=1:release=100:range=0.0001"
     # Issue 29's effects: the soft clipper driven 20 dB (aurender 4x oversampled, FFmpeg and SoX at
     # the file's rate), an 8-bit crusher, a 300 ms echo, and a medium hall at 50 % wet.

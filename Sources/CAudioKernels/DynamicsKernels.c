@@ -173,12 +173,21 @@ INLINE _Bool mark_loud_block(const float *restrict levels, long frames, float qu
         last -= 8;
     }
     while (last >= 0 && !now[last]) last--;
-    unsigned char *restrict marks = (unsigned char *)loud;
-    for (long i = 0; i < frames; i++) marks[i] = now[i];
-    for (long k = 1; k < reach; k++) {
-        const unsigned char *restrict earlier = now - k;
-        for (long i = 0; i < frames; i++) marks[i] |= earlier[i];
+    // Each frame ORs the `reach` flags ending at it: spans of 1, 2, 4, … flags (row[i] the OR of
+    // the `span` ending at i, from i = span - 1 on), then two spans that together cover `reach`.
+    unsigned char rows[2][LOUD_REACH + LOUD_BLOCK];
+    const unsigned char *restrict row = hot;
+    const long total = before + frames;
+    long span = 1;
+    for (int next = 0; 2 * span <= reach; next ^= 1) {
+        unsigned char *restrict wider = rows[next];
+        for (long i = 2 * span - 1; i < total; i++) wider[i] = row[i] | row[i - span];
+        row = wider;
+        span *= 2;
     }
+    unsigned char *restrict marks = (unsigned char *)loud;
+    const unsigned char *restrict ending = row + before, *restrict starting = row + before - (reach - span);
+    for (long i = 0; i < frames; i++) marks[i] = ending[i] | starting[i];
     unsigned char any = 0;
     for (long i = 0; i < frames; i++) any |= marks[i];
     const long limit = (long)1 << 62;

@@ -15,6 +15,17 @@ typedef float floats8 __attribute__((vector_size(32)));
 // Always inlined, so no call passes eight floats in an AVX register a baseline caller would pass in two.
 #pragma clang diagnostic ignored "-Wpsabi"
 
+/// The eight half points from `k + 1/2`, each lane summing the 40 taps in the scalar order.
+INLINE floats8 half_points8(const float *restrict x, long k, const float *restrict h1) {
+    floats8 sum = {0};
+    for (int j = 0; j < 40; j++) {
+        floats8 v;
+        __builtin_memcpy(&v, x + k - 19 + j, sizeof v);
+        sum += h1[j] * v;
+    }
+    return sum;
+}
+
 /// `frames` (at most `RECONSTRUCTION_BLOCK`) frames whose first interval starts at `x[0]`
 /// (`x[1 - REACH]` to `x[frames - 1 + REACH]` readable).
 INLINE void reconstruct_block(const float *restrict x, long frames, const aurender_reconstruction *restrict filter,
@@ -47,13 +58,15 @@ INLINE void reconstruct_block(const float *restrict x, long frames, const aurend
         __builtin_memcpy(half + k + 26, &sum3, sizeof sum3);
     }
     for (; k + 8 <= frames + 2; k += 8) {
-        floats8 sum = {0};
-        for (int j = 0; j < 40; j++) {
-            floats8 v;
-            __builtin_memcpy(&v, x + k - 19 + j, sizeof v);
-            sum += h1[j] * v;
-        }
+        floats8 sum = half_points8(x, k, h1);
         __builtin_memcpy(half + k + 2, &sum, sizeof sum);
+    }
+    // The last few half points as one vector ending at the last, over points already found
+    // (each found again the same way, so to the same bits), rather than one at a time.
+    if (k < frames + 2 && frames + 4 >= 8) {
+        floats8 sum = half_points8(x, frames + 2 - 8, h1);
+        __builtin_memcpy(half + frames - 4, &sum, sizeof sum);
+        k = frames + 2;
     }
     for (; k < frames + 2; k++) {
         const float *restrict oldest = x + k - 19;
