@@ -32,7 +32,8 @@ enum OutputRendering {
     static func makeReader(_ file: any AudioDecoder, input: String, readingAhead: Bool, settings: RenderSettings) -> InputReader {
         guard readingAhead else { return InputReader(input: input, source: AudioFileReader(file: file), sketcher: nil) }
         let sketcher = settings.sketchesSignals
-            ? SignalSketcher(sampleRate: file.format.sampleRate, channelCount: file.format.channelCount, expectedFrames: file.length.frames) : nil
+            ? SignalSketcher(sampleRate: file.format.sampleRate, channelCount: file.format.channelCount, expectedFrames: file.length.frames,
+                              reconstructsPeaks: true) : nil
         return InputReader(input: input, source: ThreadedFileReader(file: file, notify: sketcher), sketcher: sketcher)
     }
 
@@ -202,7 +203,8 @@ enum OutputRendering {
         let writer: ThreadedFileWriter
         var outcome = MetadataOutcome()
         let sketcher = options.sketchesSignals
-            ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
+            ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames,
+                              reconstructsPeaks: true) : nil
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),

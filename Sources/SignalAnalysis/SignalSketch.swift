@@ -29,9 +29,14 @@ public struct SignalSketch: Sendable, Equatable {
     /// interpolated points, as BS.1770-4 Annex 2 defines the true peak; linear, 1 is full scale.
     public var samplePeak: Float
     public var truePeak: Float
+    /// The largest point of the 8× reconstruction (`ReconstructedPeakMeter`, flat to 0.45 of the
+    /// rate), which longer meters read and BS.1770-4's 4× can under-read; linear. Nil unless the
+    /// sketcher was asked for it.
+    public var reconstructedPeak: Float?
 
     public init(sampleRate: Double, channelCount: Int, frames: Int64, framesPerColumn: Int64, minima: [Float], maxima: [Float],
-                rms: [Float], binWidth: Double, spectrumDecibels: [Float], integratedLoudness: Double?, samplePeak: Float, truePeak: Float) {
+                rms: [Float], binWidth: Double, spectrumDecibels: [Float], integratedLoudness: Double?, samplePeak: Float, truePeak: Float,
+                reconstructedPeak: Float? = nil) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.frames = frames
@@ -44,5 +49,6 @@ public struct SignalSketch: Sendable, Equatable {
         self.integratedLoudness = integratedLoudness
         self.samplePeak = samplePeak
         self.truePeak = truePeak
+        self.reconstructedPeak = reconstructedPeak
     }
 }

@@ -1,3 +1,4 @@
+import AudioDSP
 import AudioGraph
 import CAudioKernels
 
@@ -35,6 +36,8 @@ public final class SignalSketcher: RenderNotify {
     private let spectrum: WelchSpectrum
     private let loudness: GatedLoudness
     private let peaks: TruePeakMeter
+    /// The 8× reconstruction's peak, when asked for.
+    private let reconstructed: ReconstructedPeakMeter?
     private var frames: Int64 = 0
     /// The block in hand's channel pointers, as the kernels take them.
     private let channels: UnsafeMutablePointer<UnsafePointer<Float>?>
@@ -44,8 +47,9 @@ public final class SignalSketcher: RenderNotify {
 
     /// A sketcher for a stream of `channelCount` channels at `sampleRate` Hz. `expectedFrames`,
     /// when known, lets the outline's columns and the spectrum's choice of windows fit the length
-    /// from the start; the sketch is right without it.
-    public init(sampleRate: Double, channelCount: Int, expectedFrames: Int64?) {
+    /// from the start; the sketch is right without it. `reconstructsPeaks` adds the 8×
+    /// reconstruction's peak (`SignalSketch.reconstructedPeak`), which costs more than the rest.
+    public init(sampleRate: Double, channelCount: Int, expectedFrames: Int64?, reconstructsPeaks: Bool = false) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         let columns = Self.columnCount
@@ -55,6 +59,7 @@ public final class SignalSketcher: RenderNotify {
         spectrum = WelchSpectrum(size: Self.windowFrames, channelCount: channelCount, stride: spectrumStride)
         loudness = GatedLoudness(channelCount: channelCount, sampleRate: sampleRate)
         peaks = TruePeakMeter(channelCount: channelCount, sampleRate: sampleRate)
+        reconstructed = reconstructsPeaks && channelCount > 0 ? ReconstructedPeakMeter(channelCount: channelCount) : nil
         let slots = max(1, channelCount)
         channels = .allocate(capacity: slots)
         channels.initialize(repeating: nil, count: slots)
@@ -102,6 +107,7 @@ public final class SignalSketcher: RenderNotify {
         spectrum.add(channels, frames: count)
         loudness.add(channels, frames: count)
         peaks.add(channels, frames: count)
+        reconstructed?.add(channels, frames: count)
         frames += Int64(count)
     }
 
@@ -111,6 +117,7 @@ public final class SignalSketcher: RenderNotify {
         return SignalSketch(sampleRate: sampleRate, channelCount: channelCount, frames: frames,
                             framesPerColumn: outline.framesPerColumn, minima: minima, maxima: maxima, rms: rms,
                             binWidth: spectrum.binWidth(sampleRate: sampleRate), spectrumDecibels: spectrum.decibels(),
-                            integratedLoudness: loudness.integrated, samplePeak: peaks.samplePeak, truePeak: peaks.truePeak)
+                            integratedLoudness: loudness.integrated, samplePeak: peaks.samplePeak, truePeak: peaks.truePeak,
+                            reconstructedPeak: reconstructed?.peakThroughEnd)
     }
 }

@@ -114,4 +114,44 @@ import Testing
         click.finish()
         #expect(click.peak >= 1, "the last samples count once the silence after them is added")
     }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func theMeterPassesOverOnlyFramesThatCannotBeatItsPeak(seed: UInt64) {
+        // Noise at a steady level with louder bursts and a hot click near the end: the meter,
+        // which skips frames, reads what the kernel reads over every frame.
+        var state = seed, channels: [[Float]] = [[], []]
+        let frames = 30_000
+        for n in 0..<frames {
+            for channel in 0..<2 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Float(Double(state >> 11) / Double(1 << 53) * 2 - 1)
+                let level: Float = (n / 3000) % 3 == 1 ? 0.7 : 0.2
+                channels[channel].append(n == 27_123 + channel ? 0.95 : noise * level)
+            }
+        }
+        var stages = filter.stages, everywhere: Float = 0
+        for channel in channels {
+            let padded = [Float](repeating: 0, count: 43) + channel + [Float](repeating: 0, count: 22)
+            var peaks = [Float](repeating: 0, count: frames + 22)
+            padded.withUnsafeBufferPointer { aurender_reconstructed_peaks($0.baseAddress! + 43, peaks.count, &stages, &peaks) }
+            everywhere = max(everywhere, peaks.max()!)
+        }
+        let planar = ReconstructedPeakMeter(channelCount: 2), interleaved = ReconstructedPeakMeter(channelCount: 2)
+        let both = zip(channels[0], channels[1]).flatMap { [$0, $1] }
+        var start = 0
+        for count in [1000, 4096, 777, 13_000, 11_127] {
+            channels[0].withUnsafeBufferPointer { left in
+                channels[1].withUnsafeBufferPointer { right in
+                    let pointers: [UnsafePointer<Float>?] = [left.baseAddress! + start, right.baseAddress! + start]
+                    pointers.withUnsafeBufferPointer { planar.add($0.baseAddress!, frames: count) }
+                }
+            }
+            both.withUnsafeBufferPointer { interleaved.add(interleaved: $0.baseAddress! + 2 * start, frames: count) }
+            start += count
+        }
+        #expect(start == frames)
+        #expect(planar.peakThroughEnd == everywhere && interleaved.peakThroughEnd == everywhere, "\(planar.peakThroughEnd) \(everywhere)")
+        planar.finish()
+        #expect(planar.peak == everywhere)
+    }
 }

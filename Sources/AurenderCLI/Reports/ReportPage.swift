@@ -69,7 +69,7 @@ struct ReportPage {
     private func summaryTable() -> String {
         var table = """
             <table class="summary"><thead><tr><th>input</th><th>output</th><th>duration</th><th>loudness (LUFS)<br>in → out</th>\
-            <th>true peak (dBTP)<br>in → out</th><th>clipped</th><th>render (s)</th><th>waveform<br>in / out</th><th>spectrum<br>in / out</th>\
+            <th>true peak (dBTP)<br>in → out</th><th>8× peak (dBTP)<br>in → out</th><th>clipped</th><th>render (s)</th><th>waveform<br>in / out</th><th>spectrum<br>in / out</th>\
             </tr></thead><tbody>
 
             """
@@ -82,16 +82,17 @@ struct ReportPage {
             table += "<tr\(Self.clipped(report) ? " class=\"clipped\"" : "")><td>\(name)</td><td>\(e(report.output))</td>"
                 + "<td>\(clockTime(report.durationSeconds))</td>"
                 + "<td>\(levels(sketches, \.integratedLoudness))</td><td>\(levels(sketches) { Self.decibels($0.truePeak) })</td>"
+                + "<td>\(levels(sketches) { $0.reconstructedPeak.flatMap(Self.decibels) })</td>"
                 + "<td class=\"number\">\(clippedCell)</td><td class=\"number\">\(seconds(report.renderSeconds))</td>"
                 + "<td>\(sketches.map(thumbnailOutlines) ?? "")</td><td>\(sketches.map(thumbnailSpectra) ?? "")</td></tr>\n"
         }
         for skipped in run.outcomes.skipped {
             table += "<tr class=\"skipped\"><td>\(e(skipped.input))</td><td>\(e(skipped.output ?? "—"))</td>"
-                + "<td colspan=\"7\">skipped: \(e(skipped.reason ?? ""))</td></tr>\n"
+                + "<td colspan=\"8\">skipped: \(e(skipped.reason ?? ""))</td></tr>\n"
         }
         for failed in run.outcomes.failed {
             table += "<tr class=\"failed\"><td>\(e(failed.input))</td><td>\(e(failed.output ?? "—"))</td>"
-                + "<td colspan=\"7\">failed (exit \(failed.exitStatus ?? 1)): \(e(failed.error ?? ""))</td></tr>\n"
+                + "<td colspan=\"8\">failed (exit \(failed.exitStatus ?? 1)): \(e(failed.error ?? ""))</td></tr>\n"
         }
         return table + "</tbody></table>\n"
     }
@@ -133,11 +134,13 @@ struct ReportPage {
         guard let sketches = run.sketches[index] else { return "" }
         var section = "<section id=\"file\(index + 1)\"><h3>\(report.inputs.map(e).joined(separator: " + ")) → \(e(report.output))</h3>\n"
         section += "<table class=\"levels\"><tr><th></th><th>rate, channels</th><th>duration</th><th>loudness</th><th>true peak</th>"
-            + "<th>sample peak</th></tr>\n"
+            + "<th>8× peak</th><th>sample peak</th></tr>\n"
         for (label, sketch) in sketches.inputs.map({ ($0.input, $0.sketch) }) + [("output", sketches.output)] {
             section += "<tr><td>\(e(label))</td><td>\(Int(sketch.sampleRate)) Hz, \(sketch.channelCount)</td>"
                 + "<td>\(clockTime(Double(sketch.frames) / sketch.sampleRate))</td><td>\(Self.format(sketch.integratedLoudness)) LUFS</td>"
-                + "<td>\(Self.format(Self.decibels(sketch.truePeak))) dBTP</td><td>\(Self.format(Self.decibels(sketch.samplePeak))) dBFS</td></tr>\n"
+                + "<td>\(Self.format(Self.decibels(sketch.truePeak))) dBTP</td>"
+                + "<td>\(sketch.reconstructedPeak.map { "\(Self.format(Self.decibels($0))) dBTP" } ?? "—")</td>"
+                + "<td>\(Self.format(Self.decibels(sketch.samplePeak))) dBFS</td></tr>\n"
         }
         section += "</table>\n"
         if Self.clipped(report) {
