@@ -41,6 +41,23 @@ import Testing
         #expect(sketches?.response.isEmpty == true, "nothing designed to change the response")
     }
 
+    @Test func aRenderPlaysBackByTheStoredGain() throws {
+        let folder = try TemporaryFolder()
+        let taggedPath = folder.file("tagged.flac"), outputPath = folder.file("leveled.wav")
+        var tagging = RenderJob.Options()
+        tagging.settings.tags.edits = [TagChoice.Edit(key: "REPLAYGAIN_ALBUM_GAIN", values: ["-4.50 dB"])]
+        _ = try RenderJob(input: fixture("music.wav"), output: .file(taggedPath), options: tagging).run()
+        // snippet: render-replaygain
+        var leveled = RenderJob.Options()
+        leveled.settings.replayGain = ReplayGainPlayback(mode: .album, preamp: 0)
+        let played = try RenderJob(input: taggedPath, output: .file(outputPath), options: leveled).run()
+        let applied = played.replayGains.first?.gain   // dB, from the tag `played.replayGains` names
+        // snippet end
+        #expect(applied == -4.5)
+        #expect(played.replayGains.first?.stored?.source == .replayGainAlbum)
+        #expect(played.metadata.carried.tags.isEmpty, "the leveled output carries no gain: \(played.metadata.carried.tags)")
+    }
+
     @Test func aPlanDescribesTheGraphWithoutReadingAudio() throws {
         let folder = try TemporaryFolder()
         let inputPath = fixture("music.wav"), outputPath = folder.file("music-rock.wav")
