@@ -46,14 +46,16 @@ public struct MetadataCarriage: Sendable {
     /// carriage with the error.
     public static func reading(_ input: String) -> MetadataCarriage {
         var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
+        var tags: FileMetadata?
         do {
             guard let metadata = try metadata(of: input) else { return carriage }
+            tags = metadata
             carriage.metadata = metadata
             carriage.metadata.tags = TagMapping.carried(metadata.tags)
         } catch {
             carriage.readError = error
         }
-        if let chunks = chunks(of: input) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
+        if let chunks = chunks(of: input, tags: tags ?? FileMetadata()) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
         return carriage
     }
 
@@ -68,10 +70,24 @@ public struct MetadataCarriage: Sendable {
 
     /// The `bext`, iXML and markers of the file at `path`, with what of them was damaged; nil for
     /// standard input, a pipe, a device or a missing file, as `metadata(of:)`.
+    /// A file without chunk markers gives its ID3v2 chapters as markers (`FileMetadata.chapters`).
     public static func chunks(of path: String) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
+        chunks(of: path, tags: nil)
+    }
+
+    /// The chunks of `path`, as `chunks(of:)`, with the chapters of `tags`, its tags already read
+    /// (nil reads them, an empty value reads none) when it holds no chunk markers.
+    static func chunks(of path: String, tags: FileMetadata?) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return ChunkMetadata.read(path: path)
+        var (chunks, damage) = ChunkMetadata.read(path: path)
+        guard chunks.markers.isEmpty, let tagged = tags ?? (try? MetadataFile.read(path: path)) else { return (chunks, damage) }
+        chunks.markers = tagged.chapters
+        if !tagged.chapterDamage.isEmpty {
+            let reason = "chapters not all read: " + tagged.chapterDamage.joined(separator: "; ")
+            damage = MetadataError(path: path, kind: .damaged, reason: damage.map { $0.reason + "; " + reason } ?? reason)
+        }
+        return (chunks, damage)
     }
 
     /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
@@ -88,7 +104,7 @@ public struct MetadataCarriage: Sendable {
                 }
                 metadata.tags = TagMapping.carried(metadata.tags)
                 carriage = MetadataCarriage(metadata: metadata, readError: nil)
-                if let chunks = chunks(of: source) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
+                if let chunks = chunks(of: source, tags: metadata) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
             } catch {
                 throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
             }
@@ -128,7 +144,7 @@ public struct MetadataCarriage: Sendable {
                frames: Int64) throws(RenderError) -> MetadataOutcome {
         let chunks = retimedChunks(outputFrames: frames)
         let tagLoss = try writeTags(into: destination, type: type, encoding: encoding)
-        let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding)
+        let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding, frames: frames)
         return MetadataOutcome(readError: readError, loss: tagLoss, chunkReadError: chunkReadError, chunkLoss: chunkLoss,
                                carried: CarriedMetadata(tags: metadata, chunks: chunks, tagLoss: tagLoss, chunkLoss: chunkLoss))
     }
@@ -153,9 +169,10 @@ public struct MetadataCarriage: Sendable {
         return chunks
     }
 
-    /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file, after its tags.
+    /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file of
+    /// `frames` frames, after its tags; an MP3 gets the markers as ID3v2 chapters.
     private func writeChunks(_ chunks: ChunkMetadata, into destination: OutputFile, format: StreamFormat, type: AudioContainer,
-                             encoding: AudioEncoding) throws(RenderError) -> ChunkLoss? {
+                             encoding: AudioEncoding, frames: Int64) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
         var chunks = chunks
         if let codingHistory {
@@ -164,8 +181,12 @@ public struct MetadataCarriage: Sendable {
         guard let descriptor = destination.unfinishedFileDescriptor else {
             return ChunkLoss(path: destination.path, dropping: chunks, because: "an output to a pipe or device carries none")
         }
-        let name = Self.tagFormat(for: type, encoding: encoding)?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
+        let tagFormat = Self.tagFormat(for: type, encoding: encoding)
+        let name = tagFormat?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
         do {
+            if tagFormat == .mpeg {
+                return try chunks.writeChapters(toDescriptor: descriptor, format: .mpeg, rate: format.sampleRate, frames: frames, path: destination.path)
+            }
             return try chunks.write(toDescriptor: descriptor, path: destination.path, formatName: name)
         } catch {
             throw .output(AudioFormatError(path: destination.path, kind: .writeFailed, reason: error.reason))
