@@ -70,7 +70,9 @@ public struct MetadataCarriage: Sendable {
 
     /// The `bext`, iXML and markers of the file at `path`, with what of them was damaged; nil for
     /// standard input, a pipe, a device or a missing file, as `metadata(of:)`.
-    /// A file without chunk markers gives its ID3v2 chapters as markers (`FileMetadata.chapters`).
+    /// A file without chunk markers gives its chapters as markers: its ID3v2 chapters
+    /// (`FileMetadata.chapters`), else its container's (`ContainerMarkers`: a FLAC's cue sheet, an
+    /// MPEG-4 file's chapters).
     public static func chunks(of path: String) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
         chunks(of: path, tags: nil)
     }
@@ -81,8 +83,12 @@ public struct MetadataCarriage: Sendable {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         var (chunks, damage) = ChunkMetadata.read(path: path)
-        guard chunks.markers.isEmpty, let tagged = tags ?? (try? MetadataFile.read(path: path)) else { return (chunks, damage) }
+        guard chunks.markers.isEmpty else { return (chunks, damage) }
+        let tagged = tags ?? (try? MetadataFile.read(path: path)) ?? FileMetadata()
         chunks.markers = tagged.chapters
+        if chunks.markers.isEmpty, tagged.chapterDamage.isEmpty {
+            chunks.markers = ContainerMarkers.read(path: path).map { Marker(frame: $0.frame, length: $0.length, label: $0.label, note: $0.note) }
+        }
         if !tagged.chapterDamage.isEmpty {
             let reason = "chapters not all read: " + tagged.chapterDamage.joined(separator: "; ")
             damage = MetadataError(path: path, kind: .damaged, reason: damage.map { $0.reason + "; " + reason } ?? reason)

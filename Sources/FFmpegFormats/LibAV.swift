@@ -80,6 +80,9 @@ final class LibAVReader {
     let path: String
     /// Frames per second of the audio stream.
     let sampleRate: Int
+    /// The container's chapters (an MPEG-4 chapter track or Nero `chpl` list, Matroska's
+    /// chapters), in frames at `sampleRate`, with their titles ("" when none), in the file's order.
+    let chapters: [(start: Int64, end: Int64, title: String)]
     /// Interleaved channels.
     let channelCount: Int
     /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`) and its description.
@@ -205,6 +208,12 @@ final class LibAVReader {
         }
         sampleRate = rate
         channelCount = channels
+        chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
+            guard let chapter = context.pointee.chapters[index]?.pointee else { return nil }
+            let frames = AVRational(num: 1, den: Int32(rate))
+            let title = api.av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) } ?? ""
+            return (api.av_rescale_q(chapter.start, chapter.time_base, frames), api.av_rescale_q(chapter.end, chapter.time_base, frames), title)
+        }
         let format = context.pointee.iformat.pointee
         demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
         codec = (String(cString: decoder.pointee.name),
