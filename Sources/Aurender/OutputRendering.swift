@@ -203,10 +203,13 @@ enum OutputRendering {
         var outcome = MetadataOutcome()
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
+        var settings = encoderSettings
+        let chapters = metadata.encoderChapters(for: type, expectedFrames: expectedFrames)
+        settings.chapters = chapters?.chapters ?? []
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
-                                                                  channelCount: format.channelCount, settings: encoderSettings)
+                                                                  channelCount: format.channelCount, settings: settings)
             writer = ThreadedFileWriter(file: encoder, dither: dither, measuringLevel: options.measuresLevel,
                                         startOffset: destination.position, notify: sketcher)
         } catch {
@@ -226,7 +229,8 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
-            outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
+            outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten,
+                                         chaptersByEncoder: chapters?.markers)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

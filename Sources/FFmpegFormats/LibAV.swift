@@ -629,6 +629,10 @@ final class LibAVWriter {
         if codecContext.pointee.frame_size > 0 { frameSize = Int(codecContext.pointee.frame_size) }
         status = api.avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
         stream.pointee.time_base = codecContext.pointee.time_base
+        if status >= 0, !Self.addChapters(settings.chapters, to: context, sampleRate: sampleRate, api: api) {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
         var options: OpaquePointer?
         _ = api.av_dict_set(&options, "movie_timescale", "\(sampleRate)", 0)
         if status >= 0 { status = api.avformat_write_header(context, &options) }
@@ -652,6 +656,28 @@ final class LibAVWriter {
     }
 
     deinit { close() }
+
+    /// Gives the muxer `chapters` (in frames at `sampleRate`) as the context's `AVChapter`s, which
+    /// the context frees with itself: the `ipod` muxer writes them as a chapter track and a Nero
+    /// `chpl` list. False when memory ran out.
+    private static func addChapters(_ chapters: [EncoderChapter], to context: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int,
+                                    api: CFFmpegAPI) -> Bool {
+        guard !chapters.isEmpty else { return true }
+        guard let list = api.av_malloc(chapters.count * MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride) else { return false }
+        let pointers = list.bindMemory(to: UnsafeMutablePointer<AVChapter>?.self, capacity: chapters.count)
+        context.pointee.chapters = pointers
+        for (index, chapter) in chapters.enumerated() {
+            guard let memory = api.av_malloc(MemoryLayout<AVChapter>.stride) else { return false }
+            let made = memory.bindMemory(to: AVChapter.self, capacity: 1)
+            made.initialize(to: AVChapter(id: Int64(index), time_base: AVRational(num: 1, den: Int32(sampleRate)),
+                                          start: chapter.start, end: chapter.end, metadata: nil))
+            pointers[index] = made
+            context.pointee.nb_chapters = UInt32(index + 1)
+            // Every chapter gets a title, "" too: the muxer writes no chapter-track sample for one without, and the next would take its time.
+            if api.av_dict_set(&made.pointee.metadata, "title", chapter.title, 0) < 0 { return false }
+        }
+        return true
+    }
 
     /// AAC's bit rate when none is given: 64 kb/s per channel (128 kb/s for stereo).
     static func defaultBitRate(channelCount: Int) -> Int { 64_000 * channelCount }

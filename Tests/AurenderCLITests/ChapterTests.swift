@@ -2,12 +2,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Chapters carried as markers: an MP3's ID3v2 `CHAP`/`CTOC` frames (written by FFmpeg, in
-/// `fixtures/chapters/`), read back from aurender's outputs by the test's own chunk and ID3v2
-/// parsers and, when it is installed, by ffprobe; moved with the audio as markers are.
+/// Chapters carried as markers: an MP3's ID3v2 `CHAP`/`CTOC` frames and an M4A's chapters
+/// (written by FFmpeg), a FLAC's `CUESHEET` (by metaflac), all in `fixtures/chapters/`, read back
+/// from aurender's outputs by the test's own chunk and ID3v2 parsers and, when it is installed,
+/// by ffprobe; moved with the audio as markers are.
 @Suite struct ChapterTests {
     typealias Files = BroadcastWaveFiles
     static let mp3 = fixture("chapters/chapters.mp3")
+    static let m4a = fixture("chapters/chapters.m4a")
+    static let flac = fixture("chapters/cuesheet.flac")
 
     /// A region as the test expects it: its start and end in frames, and its label.
     struct Region: CustomStringConvertible {
@@ -33,15 +36,59 @@ import Testing
         (["--tempo", "1.25"], [Region(start: 0, end: 4_800, label: "Intro"), Region(start: 4_800, end: 12_800, label: "Verse"),
                                Region(start: 12_800, end: 19_200, label: "Outro")]),
     ])
-    func anMP3sChaptersBecomeWAVRegionsWhereTheAudioWent(_ options: [String], _ expected: [Region]) throws {
+    func chaptersOfAnMP3AndAnM4ABecomeWAVRegionsWhereTheAudioWent(_ options: [String], _ expected: [Region]) throws {
         let folder = try TemporaryFolder()
+        for input in [Self.mp3, Self.m4a] {
+            let output = folder.file("out.wav")
+            let result = try aurender(options + [input, output])
+            #expect(result.status == 0)
+            #expect(result.standardError == "")
+            let frames = try samples(of: output).samples.count
+            let markers = Files.markers(in: try Files.chunks(of: output))
+            #expect(Self.matches(markers, expected, frames: frames), "\(input): \(markers) is not \(expected) (\(frames) frames)")
+        }
+    }
+
+    @Test func aFLACsCueSheetBecomesRegionsForItsTracksAndPointsForItsOtherIndices() throws {
+        let folder = try TemporaryFolder()
+        let whole = folder.file("whole.wav")
+        #expect(try aurender([Self.flac, whole]).standardError == "")
+        #expect(Files.markers(in: try Files.chunks(of: whole)) == [
+            Files.Marker(frame: 0, label: "Track 01", regionLength: 5_600), Files.Marker(frame: 5_600, label: "Track 02 index 0"),
+            Files.Marker(frame: 6_000, label: "Track 02", regionLength: 10_000), Files.Marker(frame: 16_000, label: "Track 03", regionLength: 8_000),
+        ])
         let output = folder.file("out.wav")
-        let result = try aurender(options + [Self.mp3, output])
+        let result = try aurender(["--start", "1s", "--rate", "48000", "--tempo", "1.25", Self.flac, output])
         #expect(result.status == 0)
         #expect(result.standardError == "")
         let frames = try samples(of: output).samples.count
         let markers = Files.markers(in: try Files.chunks(of: output))
-        #expect(Self.matches(markers, expected, frames: frames), "\(markers) is not \(expected) (\(frames) frames)")
+        // Track 02 from 0.75 s (cut to 1 s) to 2 s, Track 03 to 3 s: (t − 1) ÷ 1.25 at 48 kHz.
+        #expect(Self.matches(markers, [Region(start: 0, end: 38_400, label: "Track 02"), Region(start: 38_400, end: 76_800, label: "Track 03")],
+                             frames: frames), "\(markers) (\(frames) frames)")
+    }
+
+    @Test func markersOfAWAVBecomeM4AChaptersAndComeBackAsRegions() throws {
+        let folder = try TemporaryFolder()
+        let input = try BroadcastWaveTests.input(in: folder)
+        let m4a = folder.file("out.m4a")
+        let result = try aurender(["--start", "1s", "--rate", "48000", input, m4a])
+        #expect(result.status == 0)
+        #expect(result.standardError == "aurender: \(m4a): bext and iXML not kept: MP4 holds no Broadcast WAV chunk; "
+                + "1 region end not kept: MP4 chapters run on to the next one; 1 marker note not kept: MP4 chapters hold a title only\n")
+        // Less the first second: Slate at 0.5 s (a point, ending where Verse starts), Verse 1–2 s, Tail from 2 s (to 2.9 s, but
+        // an MPEG-4 chapter runs on to the next, or the end); an untitled chapter before Slate keeps it at its time.
+        if TaggedFiles.hasTool("ffprobe") {
+            #expect(try Self.probedChapters(m4a) == ["0-500 ", "500-1000 Slate", "1000-2000 Verse", "2000-3000 Tail"])
+        }
+        let back = folder.file("back.wav")
+        let again = try aurender([m4a, back])
+        #expect(again.status == 0)
+        #expect(again.standardError == "")
+        #expect(Files.markers(in: try Files.chunks(of: back)) == [Files.Marker(frame: 0, regionLength: 24_000),
+                                                                  Files.Marker(frame: 24_000, label: "Slate", regionLength: 24_000),
+                                                                  Files.Marker(frame: 48_000, label: "Verse", regionLength: 48_000),
+                                                                  Files.Marker(frame: 96_000, label: "Tail", regionLength: 48_000)])
     }
 
     @Test func markersOfAWAVBecomeMP3ChaptersAndComeBackAsRegions() throws {

@@ -39,12 +39,9 @@ enum ChapterMarkers {
     /// The chapters of `markers` (in frames at `rate`) in a file of `frames` frames, numbered
     /// `chp0`, `chp1`, … in the order of their positions.
     static func chapters(of markers: [Marker], rate: Double, frames: Int64) -> [ChapterFrame] {
-        let sorted = markers.sorted { $0.frame < $1.frame }
-        return sorted.enumerated().map { index, marker in
-            let end = marker.isRegion ? marker.frame + marker.length
-                : sorted[(index + 1)...].first { $0.frame > marker.frame }?.frame ?? max(frames, marker.frame)
-            return ChapterFrame(elementID: "chp\(index)", startMilliseconds: milliseconds(marker.frame, rate: rate),
-                                endMilliseconds: milliseconds(end, rate: rate), title: marker.label, note: marker.note)
+        Marker.chapterSpans(of: markers, frames: frames).enumerated().map { index, span in
+            ChapterFrame(elementID: "chp\(index)", startMilliseconds: milliseconds(span.marker.frame, rate: rate),
+                         endMilliseconds: milliseconds(span.end, rate: rate), title: span.marker.label, note: span.marker.note)
         }
     }
 
@@ -53,4 +50,17 @@ enum ChapterMarkers {
     private static func frame(_ milliseconds: UInt32, rate: Double) -> Int64 { Int64((Double(milliseconds) * rate / 1000).rounded()) }
 
     private static func milliseconds(_ frame: Int64, rate: Double) -> UInt32 { UInt32(clamping: Int64((Double(frame) * 1000 / rate).rounded())) }
+}
+
+extension Marker {
+    /// `markers` in the order of their positions, each with the frame after its last as a chapter
+    /// in a file of `frames` frames: a region's own end; a point's where the next marker starts,
+    /// or the file's end.
+    public static func chapterSpans(of markers: [Marker], frames: Int64) -> [(marker: Marker, end: Int64)] {
+        let sorted = markers.sorted { $0.frame < $1.frame }
+        return sorted.enumerated().map { index, marker in
+            (marker, marker.isRegion ? marker.frame + marker.length
+                : sorted[(index + 1)...].first { $0.frame > marker.frame }?.frame ?? max(frames, marker.frame))
+        }
+    }
 }

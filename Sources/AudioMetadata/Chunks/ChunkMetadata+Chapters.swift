@@ -22,3 +22,22 @@ extension ChunkMetadata {
         return loss.parts.isEmpty ? nil : loss
     }
 }
+
+extension ChunkMetadata {
+    /// What an output of `frames` frames whose encoder wrote `kept` of the markers as chapters
+    /// (an MPEG-4 file's, by its muxer, each running on to the next) did not keep: `bext` and
+    /// iXML, which `formatName` holds none of, the markers past `kept`, for `reason`, the ends of
+    /// regions that stop before the next marker, and the notes, as its chapters hold a title
+    /// only; nil when it kept everything. `path` names the output.
+    public func loss(whenItsEncoderKept kept: Int, frames: Int64, path: String, formatName: String, because reason: String) -> ChunkLoss? {
+        var loss = ChunkLoss(path: path)
+        loss.lose(broadcastExtension: broadcastExtension != nil, ixml: ixml != nil, because: "\(formatName) holds no Broadcast WAV chunk")
+        loss.lose(markers: markers.count - kept, because: reason)
+        let written = markers.sorted { $0.frame < $1.frame }.prefix(kept)
+        let cut = zip(written, written.dropFirst().map(\.frame) + [frames]).filter { $0.isRegion && $0.frame + $0.length != $1 }.count
+        if cut > 0 { loss.parts.append("\(ChunkLoss.count(cut, "region end")) not kept: \(formatName) chapters run on to the next one") }
+        let notes = written.filter { !$0.note.isEmpty }.count
+        if notes > 0 { loss.parts.append("\(ChunkLoss.count(notes, "marker note")) not kept: \(formatName) chapters hold a title only") }
+        return loss.parts.isEmpty ? nil : loss
+    }
+}
