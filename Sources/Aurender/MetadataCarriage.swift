@@ -146,9 +146,9 @@ public struct MetadataCarriage: Sendable {
     /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was
     /// carried, what was not kept of each, and what could not be read. A write that fails is the
     /// output's error.
-    /// `chaptersByEncoder`: how many markers the encoder wrote as chapters (`encoderChapters`).
+    /// `chaptersByEncoder`: whether the encoder was handed the markers as chapters (`encoderChapters`).
     func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
-               frames: Int64, chaptersByEncoder: Int? = nil) throws(RenderError) -> MetadataOutcome {
+               frames: Int64, chaptersByEncoder: Bool = false) throws(RenderError) -> MetadataOutcome {
         let chunks = retimedChunks(outputFrames: frames)
         let tagLoss = try writeTags(into: destination, type: type, encoding: encoding)
         let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding, frames: frames,
@@ -158,23 +158,11 @@ public struct MetadataCarriage: Sendable {
     }
 
     /// The markers as chapters for the encoder of a `type` whose muxer writes them (an MPEG-4
-    /// file's), moved by `retiming` into an output of `expectedFrames` frames, with how many
-    /// markers they hold: [] for another container or no markers, nil when the output's length
-    /// is not known before the render.
-    ///
-    /// An MPEG-4 chapter track states each chapter's length and none's start, so its chapters
-    /// follow one another from the file's start: each runs on to the next (the last to the end),
-    /// and an untitled chapter fills the time before the first marker.
-    func encoderChapters(for type: AudioContainer, expectedFrames: Int64?) -> (chapters: [EncoderChapter], markers: Int)? {
-        guard type == .m4a, !metadata.chunks.markers.isEmpty else { return ([], 0) }
-        guard let expectedFrames else { return nil }
-        let markers = retimedChunks(outputFrames: expectedFrames).markers.sorted { $0.frame < $1.frame }
-        var chapters = markers.first.map { $0.frame > 0 ? [EncoderChapter(start: 0, end: $0.frame, title: "")] : [] } ?? []
-        for (index, marker) in markers.enumerated() {
-            let end = index + 1 < markers.count ? markers[index + 1].frame : max(expectedFrames, marker.frame)
-            chapters.append(EncoderChapter(start: marker.frame, end: end, title: marker.label))
-        }
-        return (chapters, markers.count)
+    /// file's), moved by `retiming` but not yet cut at the output's end, which the encoder knows
+    /// when it finishes; [] for another container.
+    func encoderChapters(for type: AudioContainer) -> [EncoderChapter] {
+        guard type == .m4a, !metadata.chunks.markers.isEmpty else { return [] }
+        return retimedChunks(outputFrames: .max).markers.map { EncoderChapter(start: $0.frame, end: $0.frame + $0.length, title: $0.label) }
     }
 
     /// The coding history line (EBU R 98) of an output of `format` and `encoding` written by `software`:
@@ -199,9 +187,9 @@ public struct MetadataCarriage: Sendable {
 
     /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file of
     /// `frames` frames, after its tags; an MP3 gets the markers as ID3v2 chapters.
-    /// An MPEG-4 output's encoder wrote `chaptersByEncoder` of them as chapters.
+    /// An MPEG-4 output's encoder wrote the markers as chapters when `chaptersByEncoder`.
     private func writeChunks(_ chunks: ChunkMetadata, into destination: OutputFile, format: StreamFormat, type: AudioContainer,
-                             encoding: AudioEncoding, frames: Int64, chaptersByEncoder: Int?) throws(RenderError) -> ChunkLoss? {
+                             encoding: AudioEncoding, frames: Int64, chaptersByEncoder: Bool) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
         var chunks = chunks
         if let codingHistory {
@@ -213,10 +201,8 @@ public struct MetadataCarriage: Sendable {
         let tagFormat = Self.tagFormat(for: type, encoding: encoding)
         let name = tagFormat?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
         do {
-            if type == .m4a {
-                return chunks.loss(whenItsEncoderKept: chaptersByEncoder ?? 0, frames: frames, path: destination.path, formatName: name,
-                                   because: chaptersByEncoder == nil ? "aurender writes MP4 chapters only when the output's length is known before the render"
-                                       : "they fall past the output's end")
+            if type == .m4a, chaptersByEncoder {
+                return chunks.lossAsChapters(frames: frames, path: destination.path, formatName: name)
             }
             if tagFormat == .mpeg {
                 return try chunks.writeChapters(toDescriptor: descriptor, format: .mpeg, rate: format.sampleRate, frames: frames, path: destination.path)

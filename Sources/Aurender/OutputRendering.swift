@@ -204,8 +204,7 @@ enum OutputRendering {
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames) : nil
         var settings = encoderSettings
-        let chapters = metadata.encoderChapters(for: type, expectedFrames: expectedFrames)
-        settings.chapters = chapters?.chapters ?? []
+        if destination.unfinishedFileDescriptor != nil { settings.chapters = metadata.encoderChapters(for: type) }
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
@@ -230,7 +229,7 @@ enum OutputRendering {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
             outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten,
-                                         chaptersByEncoder: chapters?.markers)
+                                         chaptersByEncoder: !settings.chapters.isEmpty)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

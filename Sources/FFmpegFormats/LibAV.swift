@@ -547,6 +547,9 @@ final class LibAVWriter {
     /// Frames in the frame being filled, and frames handed to the encoder before it.
     private var filled = 0
     private var sent: Int64 = 0
+    /// The chapters to write, handed to the muxer when the file's length is known (`finish`).
+    private let chapters: [EncoderChapter]
+    private let sampleRate: Int
     /// Why the last write to the descriptor failed, for the message.
     fileprivate var writeFailure: String?
 
@@ -568,6 +571,8 @@ final class LibAVWriter {
         self.api = api
         self.path = path
         self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        chapters = settings.chapters
         descriptor = fileDescriptor
         self.planeSample = planeSample
         guard let encoder = api.avcodec_find_encoder_by_name(codec) else {
@@ -629,10 +634,6 @@ final class LibAVWriter {
         if codecContext.pointee.frame_size > 0 { frameSize = Int(codecContext.pointee.frame_size) }
         status = api.avcodec_parameters_from_context(stream.pointee.codecpar, codecContext)
         stream.pointee.time_base = codecContext.pointee.time_base
-        if status >= 0, !Self.addChapters(settings.chapters, to: context, sampleRate: sampleRate, api: api) {
-            close()
-            throw Self.failure(path, "out of memory")
-        }
         var options: OpaquePointer?
         _ = api.av_dict_set(&options, "movie_timescale", "\(sampleRate)", 0)
         if status >= 0 { status = api.avformat_write_header(context, &options) }
@@ -658,8 +659,8 @@ final class LibAVWriter {
     deinit { close() }
 
     /// Gives the muxer `chapters` (in frames at `sampleRate`) as the context's `AVChapter`s, which
-    /// the context frees with itself: the `ipod` muxer writes them as a chapter track and a Nero
-    /// `chpl` list. False when memory ran out.
+    /// the context frees with itself: the `ipod` muxer writes those it finds at its trailer as a
+    /// chapter track and a Nero `chpl` list. False when memory ran out.
     private static func addChapters(_ chapters: [EncoderChapter], to context: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int,
                                     api: CFFmpegAPI) -> Bool {
         guard !chapters.isEmpty else { return true }
@@ -719,6 +720,10 @@ final class LibAVWriter {
         guard let formatContext else { return }
         if filled > 0 { try encodeFilled() }
         try encode(nil)
+        guard Self.addChapters(MPEG4Chapters.tiled(chapters, frames: sent), to: formatContext, sampleRate: sampleRate, api: api) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
         let status = api.av_write_trailer(formatContext)
         let failure = writeFailure
         close()

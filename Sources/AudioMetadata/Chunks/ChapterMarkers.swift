@@ -56,7 +56,7 @@ extension Marker {
     /// `markers` in the order of their positions, each with the frame after its last as a chapter
     /// in a file of `frames` frames: a region's own end; a point's where the next marker starts,
     /// or the file's end.
-    public static func chapterSpans(of markers: [Marker], frames: Int64) -> [(marker: Marker, end: Int64)] {
+    static func chapterSpans(of markers: [Marker], frames: Int64) -> [(marker: Marker, end: Int64)] {
         let sorted = markers.sorted { $0.frame < $1.frame }
         return sorted.enumerated().map { index, marker in
             (marker, marker.isRegion ? marker.frame + marker.length

@@ -24,16 +24,15 @@ extension ChunkMetadata {
 }
 
 extension ChunkMetadata {
-    /// What an output of `frames` frames whose encoder wrote `kept` of the markers as chapters
+    /// What an output of `frames` frames whose encoder wrote the markers (those in it) as chapters
     /// (an MPEG-4 file's, by its muxer, each running on to the next) did not keep: `bext` and
-    /// iXML, which `formatName` holds none of, the markers past `kept`, for `reason`, the ends of
-    /// regions that stop before the next marker, and the notes, as its chapters hold a title
-    /// only; nil when it kept everything. `path` names the output.
-    public func loss(whenItsEncoderKept kept: Int, frames: Int64, path: String, formatName: String, because reason: String) -> ChunkLoss? {
+    /// iXML, which `formatName` holds none of, the ends of regions that stop before the next
+    /// marker, and the notes, as its chapters hold a title only; nil when it kept everything.
+    /// `path` names the output.
+    public func lossAsChapters(frames: Int64, path: String, formatName: String) -> ChunkLoss? {
         var loss = ChunkLoss(path: path)
         loss.lose(broadcastExtension: broadcastExtension != nil, ixml: ixml != nil, because: "\(formatName) holds no Broadcast WAV chunk")
-        loss.lose(markers: markers.count - kept, because: reason)
-        let written = markers.sorted { $0.frame < $1.frame }.prefix(kept)
+        let written = markers.sorted { $0.frame < $1.frame }
         let cut = zip(written, written.dropFirst().map(\.frame) + [frames]).filter { $0.isRegion && $0.frame + $0.length != $1 }.count
         if cut > 0 { loss.parts.append("\(ChunkLoss.count(cut, "region end")) not kept: \(formatName) chapters run on to the next one") }
         let notes = written.filter { !$0.note.isEmpty }.count
