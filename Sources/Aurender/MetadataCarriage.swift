@@ -157,11 +157,11 @@ public struct MetadataCarriage: Sendable {
                                carried: CarriedMetadata(tags: metadata, chunks: chunks, tagLoss: tagLoss, chunkLoss: chunkLoss))
     }
 
-    /// The markers as chapters for the encoder of a `type` whose muxer writes them (an MPEG-4
-    /// file's), moved by `retiming` but not yet cut at the output's end, which the encoder knows
-    /// when it finishes; [] for another container.
+    /// The markers as chapters for the encoder of a `type` that writes them (an MPEG-4 file's
+    /// chapters, a FLAC's cue sheet), moved by `retiming` but not yet cut at the output's end,
+    /// which the encoder knows when it finishes; [] for another container.
     func encoderChapters(for type: AudioContainer) -> [EncoderChapter] {
-        guard type == .m4a, !metadata.chunks.markers.isEmpty else { return [] }
+        guard type == .m4a || type == .flac, !metadata.chunks.markers.isEmpty else { return [] }
         return retimedChunks(outputFrames: .max).markers.map { EncoderChapter(start: $0.frame, end: $0.frame + $0.length, title: $0.label) }
     }
 
@@ -187,7 +187,7 @@ public struct MetadataCarriage: Sendable {
 
     /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file of
     /// `frames` frames, after its tags; an MP3 gets the markers as ID3v2 chapters.
-    /// An MPEG-4 output's encoder wrote the markers as chapters when `chaptersByEncoder`.
+    /// An MPEG-4 or FLAC output's encoder wrote the markers as chapters or a cue sheet when `chaptersByEncoder`.
     private func writeChunks(_ chunks: ChunkMetadata, into destination: OutputFile, format: StreamFormat, type: AudioContainer,
                              encoding: AudioEncoding, frames: Int64, chaptersByEncoder: Bool) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
@@ -203,6 +203,9 @@ public struct MetadataCarriage: Sendable {
         do {
             if type == .m4a, chaptersByEncoder {
                 return chunks.lossAsChapters(frames: frames, path: destination.path, formatName: name)
+            }
+            if type == .flac, chaptersByEncoder {
+                return chunks.lossAsCueSheet(frames: frames, trackLimit: ContainerMarkers.flacCueSheetTrackLimit, path: destination.path)
             }
             if tagFormat == .mpeg {
                 return try chunks.writeChapters(toDescriptor: descriptor, format: .mpeg, rate: format.sampleRate, frames: frames, path: destination.path)

@@ -41,4 +41,27 @@ public struct FLACCueSheet: Equatable, Sendable {
         }
         return markers.sorted { $0.frame < $1.frame }
     }
+
+    /// The tracks a cue sheet that is not CD-DA holds before its lead-out (numbered 1 to 254).
+    public static let trackLimit = 254
+
+    /// The bytes of a `CUESHEET` block (its header, as the last block, and its body) that is not
+    /// CD-DA, with a track at each of `offsets` (in samples, in order, at most `trackLimit`), each
+    /// with one index, 1, at its start, and the lead-out at `leadOut`; then, when `room` bytes are
+    /// kept for it and it needs fewer, a `PADDING` block over the rest.
+    static func block(offsets: [Int64], leadOut: Int64, room: Int? = nil) -> [UInt8] {
+        func big(_ value: Int64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var body = [UInt8](repeating: 0, count: 128) + big(0) + [UInt8](repeating: 0, count: 259) + [UInt8(offsets.count + 1)]
+        for (index, offset) in offsets.enumerated() {
+            body += big(offset) + [UInt8(index + 1)] + [UInt8](repeating: 0, count: 12 + 14) + [1] + big(0) + [1, 0, 0, 0]
+        }
+        body += big(leadOut) + [255] + [UInt8](repeating: 0, count: 12 + 14) + [0]
+        let spare = (room ?? 0) - 4 - body.count
+        guard spare >= 4 else { return FLACStreamHeader.blockHeader(type: 5, length: body.count, isLast: true) + body }
+        return FLACStreamHeader.blockHeader(type: 5, length: body.count, isLast: false) + body
+            + FLACStreamHeader.blockHeader(type: 1, length: spare - 4, isLast: true) + [UInt8](repeating: 0, count: spare - 4)
+    }
+
+    /// The bytes a `CUESHEET` block of `tracks` tracks takes, its header included.
+    static func blockSize(tracks: Int) -> Int { 4 + 396 + 48 * tracks + 36 }
 }

@@ -178,6 +178,27 @@ import Testing
         #expect(markers.compactMap { $0["label"] as? String } == ["Intro", "Verse", "Outro"])
     }
 
+    @Test func markersBecomeAFLACsCueSheet() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("out.flac")
+        let result = try aurender(["--start", "1s", "--rate", "48000", "--tempo", "1.25", "--tag", "TITLE=Book", Self.mp3, output])
+        #expect(result.status == 0)
+        #expect(result.standardError == "aurender: \(output): 2 marker labels not kept: a FLAC cue sheet holds no text\n")
+        let frames = try samples(of: output).samples.count
+        // Verse from 0.75 s (cut to 1 s), Outro from 2 s: (t − 1) ÷ 1.25 at 48 kHz; tracks run to the next, the last to the end.
+        let expected = [Region(start: 0, end: 38_400, label: "Track 01"), Region(start: 38_400, end: frames, label: "Track 02")]
+        let back = folder.file("back.wav")
+        #expect(try aurender([output, back]).standardError == "")
+        let markers = Files.markers(in: try Files.chunks(of: back))
+        #expect(Self.matches(markers, expected, frames: frames), "\(markers) (\(frames) frames)")
+        if TaggedFiles.hasTool("metaflac") {
+            let sheet = try #require(try TaggedFiles.run("metaflac", ["--export-cuesheet-to=-", output]))
+            #expect(sheet.contains("TRACK 01 AUDIO\n    INDEX 01 0\n  TRACK 02 AUDIO\n    INDEX 01 38400\n"), "\(sheet)")
+            #expect(sheet.contains("REM FLAC__lead-out 255 \(frames)\n"))
+            #expect(try TaggedFiles.run("metaflac", ["--show-tag=TITLE", output]) == "TITLE=Book\n", "the tags are written beside the cue sheet")
+        }
+    }
+
     /// The chapters ffprobe reads, as `start-end title` in milliseconds.
     static func probedChapters(_ path: String) throws -> [String] {
         let json = try #require(try TaggedFiles.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path]))

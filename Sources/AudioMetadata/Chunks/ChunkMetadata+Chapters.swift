@@ -39,4 +39,23 @@ extension ChunkMetadata {
         if notes > 0 { loss.parts.append("\(ChunkLoss.count(notes, "marker note")) not kept: \(formatName) chapters hold a title only") }
         return loss.parts.isEmpty ? nil : loss
     }
+
+    /// What a FLAC output of `frames` frames whose encoder wrote the markers as a `CUESHEET`
+    /// block (a track starting at each, before the end, at most `trackLimit`, each running on to
+    /// the next) did not keep: `bext` and iXML, the markers past the limit or at the end, the
+    /// ends of regions that stop before the next marker, and the labels and notes, as a cue sheet
+    /// holds no text; nil when it kept everything. `path` names the output.
+    public func lossAsCueSheet(frames: Int64, trackLimit: Int, path: String) -> ChunkLoss? {
+        var loss = ChunkLoss(path: path)
+        loss.lose(broadcastExtension: broadcastExtension != nil, ixml: ixml != nil, because: "FLAC holds no Broadcast WAV chunk")
+        let sorted = markers.sorted { $0.frame < $1.frame }
+        loss.lose(markers: sorted.filter { $0.frame >= frames }.count, because: "a FLAC cue sheet track starts before the end")
+        let written = Array(sorted.filter { $0.frame < frames }.prefix(trackLimit))
+        loss.lose(markers: sorted.filter { $0.frame < frames }.count - written.count, because: "a FLAC cue sheet holds at most \(trackLimit) tracks")
+        let cut = zip(written, written.dropFirst().map(\.frame) + [frames]).filter { $0.isRegion && $0.frame + $0.length != $1 }.count
+        if cut > 0 { loss.parts.append("\(ChunkLoss.count(cut, "region end")) not kept: FLAC cue sheet tracks run on to the next one") }
+        let texts = [(written.filter { !$0.label.isEmpty }.count, "marker label"), (written.filter { !$0.note.isEmpty }.count, "marker note")]
+        for (count, noun) in texts where count > 0 { loss.parts.append("\(ChunkLoss.count(count, noun)) not kept: a FLAC cue sheet holds no text") }
+        return loss.parts.isEmpty ? nil : loss
+    }
 }
