@@ -199,6 +199,33 @@ import Testing
         }
     }
 
+    @Test func chaptersInAWAVsID3ChunkBecomeCueRegions() throws {
+        let folder = try TemporaryFolder()
+        let tag = ID3Chapters.tag([.init(id: "a", start: 500, end: 1_500, title: "Take", note: "good"), .init(id: "b", start: 2_000, end: 2_000, title: "Clap")])
+        let input = folder.file("in.wav")
+        try WaveFile.write(Files.wave(samples: BroadcastWaveTests.tone(), sampleRate: 44_100, after: [Files.Chunk("id3 ", tag)]), to: input)
+        let output = folder.file("out.wav")
+        let result = try aurender([input, output])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        #expect(Files.markers(in: try Files.chunks(of: output)) == [Files.Marker(frame: 22_050, label: "Take", note: "good", regionLength: 44_100),
+                                                                    Files.Marker(frame: 88_200, label: "Clap")])
+    }
+
+    @Test func chaptersOfAnM4AAndACueSheetBecomeMP3Chapters() throws {
+        let folder = try TemporaryFolder()
+        let fromM4A = folder.file("book.mp3"), fromFLAC = folder.file("tracks.mp3")
+        #expect(try aurender(["--rate", "48000", Self.m4a, fromM4A]).standardError == "")
+        #expect(try ID3Chapters.chapters(of: fromM4A) == [.init(id: "chp0", start: 0, end: 750, title: "Intro"),
+                                                          .init(id: "chp1", start: 750, end: 2_000, title: "Verse"),
+                                                          .init(id: "chp2", start: 2_000, end: 3_000, title: "Outro")])
+        #expect(try aurender([Self.flac, fromFLAC]).standardError == "")
+        #expect(try ID3Chapters.chapters(of: fromFLAC) == [.init(id: "chp0", start: 0, end: 700, title: "Track 01"),
+                                                           .init(id: "chp1", start: 700, end: 750, title: "Track 02 index 0"),
+                                                           .init(id: "chp2", start: 750, end: 2_000, title: "Track 02"),
+                                                           .init(id: "chp3", start: 2_000, end: 3_000, title: "Track 03")])
+    }
+
     /// The chapters ffprobe reads, as `start-end title` in milliseconds.
     static func probedChapters(_ path: String) throws -> [String] {
         let json = try #require(try TaggedFiles.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path]))
