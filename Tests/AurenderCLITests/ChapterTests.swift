@@ -226,6 +226,23 @@ import Testing
                                                            .init(id: "chp3", start: 2_000, end: 3_000, title: "Track 03")])
     }
 
+    @Test func anM4BThatFFmpegChaptersIsCarriedAndTheReportCountsItsChapters() throws {
+        guard TaggedFiles.hasTool("ffmpeg") else { return }
+        let folder = try TemporaryFolder()
+        let metadata = folder.file("chapters.ffmetadata"), book = folder.file("book.m4b")
+        try ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1250\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1250\nEND=3000\ntitle=Two\n"
+            .write(toFile: metadata, atomically: true, encoding: .utf8)
+        try #require(try TaggedFiles.run("ffmpeg", ["-v", "error", "-i", fixture("chapters/chapters.mp3"), "-i", metadata, "-map", "0:a", "-map_metadata", "1",
+                                                    "-map_chapters", "1", "-c:a", "aac", "-f", "ipod", book]) != nil)
+        let output = folder.file("out.mp3")
+        let result = try aurender(["-q", "--json", "--rate", "16000", book, output])
+        #expect(result.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect((report["metadata"] as? [String: Any])?["carried"].flatMap { ($0 as? [String: Any])?["markers"] as? Int } == 2)
+        #expect(try ID3Chapters.chapters(of: output) == [.init(id: "chp0", start: 0, end: 1_250, title: "One"),
+                                                         .init(id: "chp1", start: 1_250, end: 3_000, title: "Two")])
+    }
+
     /// The chapters ffprobe reads, as `start-end title` in milliseconds.
     static func probedChapters(_ path: String) throws -> [String] {
         let json = try #require(try TaggedFiles.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path]))
