@@ -7,6 +7,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var bitRate: Int?
     /// A variable-bit-rate quality from 0 (smallest) to 1 (best), instead of a bit rate.
     public var quality: Double?
+    /// The chapters a container's muxer writes before the audio (an MPEG-4 file's, by FFmpeg's);
+    /// an encoder whose container holds none leaves them, and the render names them as not kept.
+    /// They compress nothing, so `isDefault` does not look at them.
+    public var chapters: [EncoderChapter] = []
 
     /// Settings of `bitRate` or `quality`; none gives the encoder's defaults.
     public init(bitRate: Int? = nil, quality: Double? = nil) {
@@ -30,5 +34,23 @@ public struct EncoderSettings: Sendable, Equatable {
         let bits = (value * (thousands || value < 1_000 ? 1_000 : 1)).rounded()
         guard bits >= Double(bitRates.lowerBound), bits <= Double(bitRates.upperBound) else { return nil }
         return Int(bits)
+    }
+}
+
+/// A chapter handed to an encoder: a span in frames at the output's rate, with its title; written
+/// by the muxer of a container that states its chapters before its audio (MPEG-4).
+public struct EncoderChapter: Sendable, Equatable {
+    /// Its first frame.
+    public var start: Int64
+    /// The frame after its last.
+    public var end: Int64
+    /// Its title; "" for none.
+    public var title: String
+
+    /// The chapter from `start` to `end`, titled `title`.
+    public init(start: Int64, end: Int64, title: String) {
+        self.start = start
+        self.end = end
+        self.title = title
     }
 }

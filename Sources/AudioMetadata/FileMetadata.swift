@@ -10,6 +10,11 @@ public struct FileMetadata: Equatable, Sendable {
     public var unmapped: [String]
     /// The `bext`, iXML and markers, which are not tags.
     public var chunks = ChunkMetadata()
+    /// The ID3v2 chapters (`CHAP` frames), as markers in frames at the file's rate: each a region
+    /// from its start to its end, labelled by its title.
+    public var chapters: [Marker] = []
+    /// What of the chapters is damaged, in words (`chapter "chp1" ends … before its start …: left out`); empty when nothing is.
+    public var chapterDamage: [String] = []
 
     /// Tags and pictures; nothing unmapped.
     public init(tags: Tags = Tags(), pictures: [Picture] = [], unmapped: [String] = []) {

@@ -138,7 +138,46 @@ enum TagLibFile {
                                                                    colourDepth: Int(picture.color_depth), colourCount: Int(picture.color_count))))
         }
         let unmapped = (0..<shim.unsupportedCount(file)).map { String(cString: shim.unsupported(file, $0)) }
-        return FileMetadata(tags: tags, pictures: pictures, unmapped: unmapped)
+        var metadata = FileMetadata(tags: tags, pictures: pictures, unmapped: unmapped)
+        (metadata.chapters, metadata.chapterDamage) = ChapterMarkers.markers(of: chapterFrames(of: file, shim: shim),
+                                                                             dangling: danglingChapters(of: file, shim: shim),
+                                                                             rate: Double(shim.sampleRate(file)))
+        return metadata
+    }
+
+    /// The `CHAP` frames of an open file, in its order.
+    private static func chapterFrames(of file: OpaquePointer, shim: TagShimLibrary) -> [ChapterFrame] {
+        (0..<shim.chapterCount(file)).map { index in
+            var chapter = tagshim_chapter()
+            shim.chapterAt(file, index, &chapter)
+            return ChapterFrame(elementID: String(cString: chapter.element_id), startMilliseconds: chapter.start_ms, endMilliseconds: chapter.end_ms,
+                                title: String(cString: chapter.title), note: String(cString: chapter.note), isListed: chapter.listed != 0)
+        }
+    }
+
+    /// The element IDs an open file's tables of contents list that no frame holds.
+    private static func danglingChapters(of file: OpaquePointer, shim: TagShimLibrary) -> [String] {
+        (0..<shim.danglingChapterCount(file)).map { String(cString: shim.danglingChapter(file, $0)) }
+    }
+
+    /// Replaces the chapters of the file open on `descriptor` (read and write; it stays open),
+    /// written as `format`, with `chapters`, keeping its other tags, and gives how many chapters
+    /// it holds afterwards, read back from it. Errors name `path`.
+    static func replaceChapters(with chapters: [ChapterFrame], descriptor: Int32, format: TagFormat, path: String) throws(MetadataError) -> Int {
+        let shim = try library(path: path, failing: "chapters not written")
+        let file = try open(descriptor: descriptor, format: format, path: path, shim: shim)
+        let strings = chapters.map { (strdup($0.elementID), strdup($0.title), strdup($0.note)) }
+        defer { strings.forEach { free($0.0); free($0.1); free($0.2) } }
+        let frames = zip(chapters, strings).map { chapter, strings in
+            tagshim_chapter(element_id: strings.0, start_ms: chapter.startMilliseconds, end_ms: chapter.endMilliseconds,
+                            title: strings.1, note: strings.2, listed: 1)
+        }
+        let saved = shim.setChapters(file, frames, frames.count) == 0 && shim.saveKeeping(file) == 0
+        shim.close(file)
+        guard saved else { throw MetadataError(path: path, kind: .writeFailed, reason: "writing the chapters failed") }
+        let written = try open(descriptor: descriptor, format: format, path: path, shim: shim)
+        defer { shim.close(written) }
+        return shim.chapterCount(written)
     }
 }
 
@@ -161,6 +200,9 @@ struct TagShimLibrary: @unchecked Sendable {
     typealias Replace = @convention(c) (OpaquePointer?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafePointer<tagshim_picture>?, Int) -> Int32
     typealias Save = @convention(c) (OpaquePointer?) -> Int32
     typealias SetField = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    typealias ChapterAt = @convention(c) (OpaquePointer?, Int, UnsafeMutablePointer<tagshim_chapter>?) -> Void
+    typealias SampleRate = @convention(c) (OpaquePointer?) -> Int32
+    typealias SetChapters = @convention(c) (OpaquePointer?, UnsafePointer<tagshim_chapter>?, Int) -> Int32
 
     let openPath: OpenPath
     let openDescriptor: OpenDescriptor
@@ -176,6 +218,12 @@ struct TagShimLibrary: @unchecked Sendable {
     let save: Save
     let setField: SetField
     let saveKeeping: Save
+    let chapterCount: Count
+    let chapterAt: ChapterAt
+    let danglingChapterCount: Count
+    let danglingChapter: Text
+    let sampleRate: SampleRate
+    let setChapters: SetChapters
 
     /// The library's file name.
     static let fileName = "libAurenderTagLib.so"
@@ -232,7 +280,13 @@ struct TagShimLibrary: @unchecked Sendable {
               let replace = symbol("tagshim_replace", as: Replace.self),
               let save = symbol("tagshim_save", as: Save.self),
               let setField = symbol("tagshim_set_field", as: SetField.self),
-              let saveKeeping = symbol("tagshim_save_keeping", as: Save.self)
+              let saveKeeping = symbol("tagshim_save_keeping", as: Save.self),
+              let chapterCount = symbol("tagshim_chapter_count", as: Count.self),
+              let chapterAt = symbol("tagshim_chapter_at", as: ChapterAt.self),
+              let danglingChapterCount = symbol("tagshim_dangling_chapter_count", as: Count.self),
+              let danglingChapter = symbol("tagshim_dangling_chapter", as: Text.self),
+              let sampleRate = symbol("tagshim_sample_rate", as: SampleRate.self),
+              let setChapters = symbol("tagshim_set_chapters", as: SetChapters.self)
         else { return nil }
         self.openPath = openPath
         self.openDescriptor = openDescriptor
@@ -248,5 +302,11 @@ struct TagShimLibrary: @unchecked Sendable {
         self.save = save
         self.setField = setField
         self.saveKeeping = saveKeeping
+        self.chapterCount = chapterCount
+        self.chapterAt = chapterAt
+        self.danglingChapterCount = danglingChapterCount
+        self.danglingChapter = danglingChapter
+        self.sampleRate = sampleRate
+        self.setChapters = setChapters
     }
 }

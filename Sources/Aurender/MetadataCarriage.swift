@@ -46,14 +46,16 @@ public struct MetadataCarriage: Sendable {
     /// carriage with the error.
     public static func reading(_ input: String) -> MetadataCarriage {
         var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
+        var tags: FileMetadata?
         do {
             guard let metadata = try metadata(of: input) else { return carriage }
+            tags = metadata
             carriage.metadata = metadata
             carriage.metadata.tags = TagMapping.carried(metadata.tags)
         } catch {
             carriage.readError = error
         }
-        if let chunks = chunks(of: input) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
+        if let chunks = chunks(of: input, tags: tags ?? FileMetadata()) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
         return carriage
     }
 
@@ -68,10 +70,30 @@ public struct MetadataCarriage: Sendable {
 
     /// The `bext`, iXML and markers of the file at `path`, with what of them was damaged; nil for
     /// standard input, a pipe, a device or a missing file, as `metadata(of:)`.
+    /// A file without chunk markers gives its chapters as markers: its ID3v2 chapters
+    /// (`FileMetadata.chapters`), else its container's (`ContainerMarkers`: a FLAC's cue sheet, an
+    /// MPEG-4 file's chapters).
     public static func chunks(of path: String) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
+        chunks(of: path, tags: nil)
+    }
+
+    /// The chunks of `path`, as `chunks(of:)`, with the chapters of `tags`, its tags already read
+    /// (nil reads them, an empty value reads none) when it holds no chunk markers.
+    static func chunks(of path: String, tags: FileMetadata?) -> (metadata: ChunkMetadata, damage: MetadataError?)? {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return ChunkMetadata.read(path: path)
+        var (chunks, damage) = ChunkMetadata.read(path: path)
+        guard chunks.markers.isEmpty else { return (chunks, damage) }
+        let tagged = tags ?? (try? MetadataFile.read(path: path)) ?? FileMetadata()
+        chunks.markers = tagged.chapters
+        if chunks.markers.isEmpty, tagged.chapterDamage.isEmpty {
+            chunks.markers = ContainerMarkers.read(path: path).map { Marker(frame: $0.frame, length: $0.length, label: $0.label, note: $0.note) }
+        }
+        if !tagged.chapterDamage.isEmpty {
+            let reason = "chapters not all read: " + tagged.chapterDamage.joined(separator: "; ")
+            damage = MetadataError(path: path, kind: .damaged, reason: damage.map { $0.reason + "; " + reason } ?? reason)
+        }
+        return (chunks, damage)
     }
 
     /// What `choice` carries into a render's output: `input`'s tags and pictures (nil for a mix,
@@ -90,7 +112,7 @@ public struct MetadataCarriage: Sendable {
                 }
                 metadata.tags = TagMapping.carried(metadata.tags)
                 carriage = MetadataCarriage(metadata: metadata, readError: nil)
-                if let chunks = chunks(of: source) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
+                if let chunks = chunks(of: source, tags: metadata) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
             } catch {
                 throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
             }
@@ -127,13 +149,23 @@ public struct MetadataCarriage: Sendable {
     /// `type` holds it: the tags first, then the chunks, moved by `retiming`. Gives what was
     /// carried, what was not kept of each, and what could not be read. A write that fails is the
     /// output's error.
+    /// `chaptersByEncoder`: whether the encoder was handed the markers as chapters (`encoderChapters`).
     func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
-               frames: Int64) throws(RenderError) -> MetadataOutcome {
+               frames: Int64, chaptersByEncoder: Bool = false) throws(RenderError) -> MetadataOutcome {
         let chunks = retimedChunks(outputFrames: frames)
         let tagLoss = try writeTags(into: destination, type: type, encoding: encoding)
-        let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding)
+        let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding, frames: frames,
+                                        chaptersByEncoder: chaptersByEncoder)
         return MetadataOutcome(readError: readError, loss: tagLoss, chunkReadError: chunkReadError, chunkLoss: chunkLoss,
                                carried: CarriedMetadata(tags: metadata, chunks: chunks, tagLoss: tagLoss, chunkLoss: chunkLoss))
+    }
+
+    /// The markers as chapters for the encoder of a `type` that writes them (an MPEG-4 file's
+    /// chapters, a FLAC's cue sheet), moved by `retiming` but not yet cut at the output's end,
+    /// which the encoder knows when it finishes; [] for another container.
+    func encoderChapters(for type: AudioContainer) -> [EncoderChapter] {
+        guard type == .m4a || type == .flac, !metadata.chunks.markers.isEmpty else { return [] }
+        return retimedChunks(outputFrames: .max).markers.map { EncoderChapter(start: $0.frame, end: $0.frame + $0.length, title: $0.label) }
     }
 
     /// The coding history line (EBU R 98) of an output of `format` and `encoding` written by `software`:
@@ -156,9 +188,11 @@ public struct MetadataCarriage: Sendable {
         return chunks
     }
 
-    /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file, after its tags.
+    /// Appends the `bext`, iXML and markers (`chunks`, retimed) to `destination`'s finished file of
+    /// `frames` frames, after its tags; an MP3 gets the markers as ID3v2 chapters.
+    /// An MPEG-4 or FLAC output's encoder wrote the markers as chapters or a cue sheet when `chaptersByEncoder`.
     private func writeChunks(_ chunks: ChunkMetadata, into destination: OutputFile, format: StreamFormat, type: AudioContainer,
-                             encoding: AudioEncoding) throws(RenderError) -> ChunkLoss? {
+                             encoding: AudioEncoding, frames: Int64, chaptersByEncoder: Bool) throws(RenderError) -> ChunkLoss? {
         guard !metadata.chunks.isEmpty else { return nil }
         var chunks = chunks
         if let codingHistory {
@@ -167,8 +201,18 @@ public struct MetadataCarriage: Sendable {
         guard let descriptor = destination.unfinishedFileDescriptor else {
             return ChunkLoss(path: destination.path, dropping: chunks, because: "an output to a pipe or device carries none")
         }
-        let name = Self.tagFormat(for: type, encoding: encoding)?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
+        let tagFormat = Self.tagFormat(for: type, encoding: encoding)
+        let name = tagFormat?.name ?? type.name.split(separator: " (").first.map(String.init) ?? type.identifier
         do {
+            if type == .m4a, chaptersByEncoder {
+                return chunks.lossAsChapters(frames: frames, path: destination.path, formatName: name)
+            }
+            if type == .flac, chaptersByEncoder {
+                return chunks.lossAsCueSheet(frames: frames, trackLimit: ContainerMarkers.flacCueSheetTrackLimit, path: destination.path)
+            }
+            if tagFormat == .mpeg {
+                return try chunks.writeChapters(toDescriptor: descriptor, format: .mpeg, rate: format.sampleRate, frames: frames, path: destination.path)
+            }
             return try chunks.write(toDescriptor: descriptor, path: destination.path, formatName: name)
         } catch {
             throw .output(AudioFormatError(path: destination.path, kind: .writeFailed, reason: error.reason))

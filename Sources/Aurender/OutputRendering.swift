@@ -205,10 +205,12 @@ enum OutputRendering {
         let sketcher = options.sketchesSignals
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames,
                               reconstructsPeaks: true) : nil
+        var settings = encoderSettings
+        if destination.unfinishedFileDescriptor != nil { settings.chapters = metadata.encoderChapters(for: type) }
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
-                                                                  channelCount: format.channelCount, settings: encoderSettings)
+                                                                  channelCount: format.channelCount, settings: settings)
             writer = ThreadedFileWriter(file: encoder, dither: dither, measuringLevel: options.measuresLevel,
                                         startOffset: destination.position, notify: sketcher)
         } catch {
@@ -228,7 +230,8 @@ enum OutputRendering {
             if options.clipPolicy == .fail, encoding.integerBits != nil, writer.clipCount.overs > 0 {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
-            outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten)
+            outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten,
+                                         chaptersByEncoder: !settings.chapters.isEmpty)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

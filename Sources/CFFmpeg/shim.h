@@ -26,7 +26,7 @@ static const int CFFMPEG_CODEC_FLAG2_SKIP_MANUAL = AV_CODEC_FLAG2_SKIP_MANUAL;
     X(av_log_set_level) X(av_malloc) X(av_free) X(av_freep) X(av_frame_alloc) X(av_frame_free) \
     X(av_strerror) X(av_rescale_q) X(av_rescale) X(av_sample_fmt_is_planar) X(av_get_packed_sample_fmt) \
     X(av_channel_layout_default) X(av_channel_layout_copy) X(av_frame_get_buffer) X(av_frame_make_writable) \
-    X(av_dict_set) X(av_dict_free)
+    X(av_dict_set) X(av_dict_free) X(av_dict_get)
 #define CFFMPEG_AVCODEC_FUNCTIONS(X) \
     X(avcodec_alloc_context3) X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_free_context) \
     X(avcodec_descriptor_get) X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(avcodec_send_packet) \

@@ -1,3 +1,4 @@
+#include <FLAC/metadata.h>
 #include <FLAC/stream_encoder.h>
 
 /* Exported by libFLAC (and used by `flac --no-md5-sum`) but declared only in its private

@@ -4,7 +4,9 @@
 #include <taglib/aifffile.h>
 #include <taglib/apetag.h>
 #include <taglib/asffile.h>
+#include <taglib/aiffproperties.h>
 #include <taglib/attachedpictureframe.h>
+#include <taglib/chapterframe.h>
 #include <taglib/commentsframe.h>
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
@@ -12,12 +14,15 @@
 #include <taglib/id3v2tag.h>
 #include <taglib/mp4file.h>
 #include <taglib/mpegfile.h>
+#include <taglib/mpegproperties.h>
 #include <taglib/oggflacfile.h>
 #include <taglib/opusfile.h>
+#include <taglib/tableofcontentsframe.h>
 #include <taglib/tfilestream.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
 #include <taglib/wavfile.h>
+#include <taglib/wavproperties.h>
 #include <taglib/textidentificationframe.h>
 #include <taglib/xiphcomment.h>
 
@@ -25,6 +30,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -212,6 +218,9 @@ bool isPictureName(const TagLib::String &name) {
     return name == "APIC" || name == "PIC" || name == "covr" || name == "WM/Picture" || name == "METADATA_BLOCK_PICTURE";
 }
 
+// The frame names of chapters, which a property map lists as unsupported though they are read as chapters.
+bool isChapterName(const TagLib::String &name) { return name == "CHAP" || name == "CTOC"; }
+
 TagLib::File *openAs(const std::string &kind, TagLib::IOStream *stream) {
     if (kind == "mpeg") return new TagLib::MPEG::File(stream, TagLib::ID3v2::FrameFactory::instance(), false);
     if (kind == "mp4") return new TagLib::MP4::File(stream, false);
@@ -315,6 +324,90 @@ bool setField(TagLib::File *file, const std::string &name, const char *value) {
     return false;
 }
 
+// One CHAP frame as read: its element ID, times in milliseconds, title (TIT2), description (TIT3),
+// and whether a table of contents lists it.
+struct Chapter {
+    std::string element_id;
+    unsigned int start_ms, end_ms;
+    std::string title, note;
+    bool listed;
+};
+
+std::string embeddedText(const TagLib::ID3v2::ChapterFrame *frame, const char *id) {
+    const auto &frames = frame->embeddedFrameList(id);
+    return frames.isEmpty() ? std::string() : utf8(frames.front()->toString());
+}
+
+std::string elementName(const TagLib::ByteVector &id) {
+    std::string name(id.data(), id.size());
+    return name.substr(0, name.find('\0'));
+}
+
+// The CHAP frames of an ID3v2 tag, in the tag's order, and the element IDs its tables of contents
+// (CTOC) list that neither a CHAP nor a CTOC frame holds.
+void readChapters(TagLib::ID3v2::Tag *tag, std::vector<Chapter> &chapters, std::vector<std::string> &dangling) {
+    if (!tag) return;
+    std::vector<std::string> children;
+    std::set<std::string> listed, held;
+    const auto &tables = tag->frameList("CTOC");
+    for (auto frame : tables) {
+        auto table = dynamic_cast<TagLib::ID3v2::TableOfContentsFrame *>(frame);
+        if (!table) continue;
+        held.insert(elementName(table->elementID()));
+        for (auto &child : table->childElements()) {
+            if (listed.insert(elementName(child)).second) children.push_back(elementName(child));
+        }
+    }
+    for (auto frame : tag->frameList("CHAP")) {
+        auto chapter = dynamic_cast<TagLib::ID3v2::ChapterFrame *>(frame);
+        if (!chapter) continue;
+        std::string id = elementName(chapter->elementID());
+        held.insert(id);
+        chapters.push_back({id, chapter->startTime(), chapter->endTime(), embeddedText(chapter, "TIT2"), embeddedText(chapter, "TIT3"),
+                            tables.isEmpty() || listed.count(id) > 0});
+    }
+    for (auto &id : children) {
+        if (!held.count(id)) dangling.push_back(id);
+    }
+}
+
+// Replaces the tag's CHAP and CTOC frames with `count` chapters and one top-level, ordered table of contents listing them.
+void writeChapters(TagLib::ID3v2::Tag *tag, const tagshim_chapter *chapters, size_t count) {
+    tag->removeFrames("CHAP");
+    tag->removeFrames("CTOC");
+    if (count == 0) return;
+    TagLib::ByteVectorList children;
+    for (size_t index = 0; index < count; index++) {
+        TagLib::ByteVector id(chapters[index].element_id);
+        TagLib::ID3v2::FrameList embedded;
+        if (chapters[index].title && *chapters[index].title) {
+            auto title = new TagLib::ID3v2::TextIdentificationFrame("TIT2", TagLib::String::UTF8);
+            title->setText(fromUTF8(chapters[index].title));
+            embedded.append(title);
+        }
+        if (chapters[index].note && *chapters[index].note) {
+            auto note = new TagLib::ID3v2::TextIdentificationFrame("TIT3", TagLib::String::UTF8);
+            note->setText(fromUTF8(chapters[index].note));
+            embedded.append(note);
+        }
+        // Byte offsets of 0xFFFFFFFF: the times alone place the chapter.
+        tag->addFrame(new TagLib::ID3v2::ChapterFrame(id, chapters[index].start_ms, chapters[index].end_ms, 0xFFFFFFFF, 0xFFFFFFFF, embedded));
+        children.append(id);
+    }
+    auto table = new TagLib::ID3v2::TableOfContentsFrame(TagLib::ByteVector("toc"), children);
+    table->setIsTopLevel(true);
+    table->setIsOrdered(true);
+    tag->addFrame(table);
+}
+
+// The sample rate of a file that holds an ID3v2 tag, read from its audio; 0 when unknown.
+int sampleRate(TagLib::File *file) {
+    if (auto mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) return TagLib::MPEG::Properties(mpeg, TagLib::AudioProperties::Fast).sampleRate();
+    if (auto wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) return TagLib::RIFF::WAV::Properties(wav, TagLib::AudioProperties::Fast).sampleRate();
+    if (auto aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) return TagLib::RIFF::AIFF::Properties(aiff, TagLib::AudioProperties::Fast).sampleRate();
+    return 0;
+}
+
 } // namespace
 
 struct tagshim_file {
@@ -326,6 +419,9 @@ struct tagshim_file {
     std::vector<std::pair<std::string, std::string>> properties;
     std::vector<std::string> unsupported;
     std::vector<Picture> pictures;
+    std::vector<Chapter> chapters;
+    std::vector<std::string> danglingChapters;
+    int rate = 0;
 
     void read() {
         TagLib::PropertyMap map = file->properties();
@@ -334,7 +430,7 @@ struct tagshim_file {
         }
         TagLib::StringList names;
         for (auto &name : map.unsupportedData()) {
-            if (!isPictureName(name)) names.append(name);
+            if (!isPictureName(name) && !isChapterName(name)) names.append(name);
         }
         auto mp4 = dynamic_cast<TagLib::MP4::File *>(file);
         if (mp4 && mp4->tag()) {
@@ -343,6 +439,8 @@ struct tagshim_file {
             for (auto &name : names) unsupported.push_back(utf8(name));
         }
         pictures = readPictures(file);
+        readChapters(id3v2Tag(file, false), chapters, danglingChapters);
+        if (!chapters.empty()) rate = sampleRate(file);
     }
 
     ~tagshim_file() {
@@ -501,6 +599,34 @@ int tagshim_save_keeping(tagshim_file *file) {
             saved = file->file->save();
         }
         return saved ? 0 : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
+size_t tagshim_chapter_count(const tagshim_file *file) { return file->chapters.size(); }
+
+void tagshim_chapter_at(const tagshim_file *file, size_t index, tagshim_chapter *chapter) {
+    const Chapter &found = file->chapters[index];
+    chapter->element_id = found.element_id.c_str();
+    chapter->start_ms = found.start_ms;
+    chapter->end_ms = found.end_ms;
+    chapter->title = found.title.c_str();
+    chapter->note = found.note.c_str();
+    chapter->listed = found.listed ? 1 : 0;
+}
+
+size_t tagshim_dangling_chapter_count(const tagshim_file *file) { return file->danglingChapters.size(); }
+const char *tagshim_dangling_chapter(const tagshim_file *file, size_t index) { return file->danglingChapters[index].c_str(); }
+
+int tagshim_sample_rate(const tagshim_file *file) { return file->rate; }
+
+int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, size_t count) {
+    try {
+        auto tag = id3v2Tag(file->file, true);
+        if (!tag) return -1;
+        writeChapters(tag, chapters, count);
+        return 0;
     } catch (...) {
         return -1;
     }

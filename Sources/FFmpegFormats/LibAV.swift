@@ -80,6 +80,9 @@ final class LibAVReader {
     let path: String
     /// Frames per second of the audio stream.
     let sampleRate: Int
+    /// The container's chapters (an MPEG-4 chapter track or Nero `chpl` list, Matroska's
+    /// chapters), in frames at `sampleRate`, with their titles ("" when none), in the file's order.
+    let chapters: [(start: Int64, end: Int64, title: String)]
     /// Interleaved channels.
     let channelCount: Int
     /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`) and its description.
@@ -205,6 +208,12 @@ final class LibAVReader {
         }
         sampleRate = rate
         channelCount = channels
+        chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
+            guard let chapter = context.pointee.chapters[index]?.pointee else { return nil }
+            let frames = AVRational(num: 1, den: Int32(rate))
+            let title = api.av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) } ?? ""
+            return (api.av_rescale_q(chapter.start, chapter.time_base, frames), api.av_rescale_q(chapter.end, chapter.time_base, frames), title)
+        }
         let format = context.pointee.iformat.pointee
         demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
         codec = (String(cString: decoder.pointee.name),
@@ -538,6 +547,9 @@ final class LibAVWriter {
     /// Frames in the frame being filled, and frames handed to the encoder before it.
     private var filled = 0
     private var sent: Int64 = 0
+    /// The chapters to write, handed to the muxer when the file's length is known (`finish`).
+    private let chapters: [EncoderChapter]
+    private let sampleRate: Int
     /// Why the last write to the descriptor failed, for the message.
     fileprivate var writeFailure: String?
 
@@ -559,6 +571,8 @@ final class LibAVWriter {
         self.api = api
         self.path = path
         self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        chapters = settings.chapters
         descriptor = fileDescriptor
         self.planeSample = planeSample
         guard let encoder = api.avcodec_find_encoder_by_name(codec) else {
@@ -644,6 +658,28 @@ final class LibAVWriter {
 
     deinit { close() }
 
+    /// Gives the muxer `chapters` (in frames at `sampleRate`) as the context's `AVChapter`s, which
+    /// the context frees with itself: the `ipod` muxer writes those it finds at its trailer as a
+    /// chapter track and a Nero `chpl` list. False when memory ran out.
+    private static func addChapters(_ chapters: [EncoderChapter], to context: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int,
+                                    api: CFFmpegAPI) -> Bool {
+        guard !chapters.isEmpty else { return true }
+        guard let list = api.av_malloc(chapters.count * MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride) else { return false }
+        let pointers = list.bindMemory(to: UnsafeMutablePointer<AVChapter>?.self, capacity: chapters.count)
+        context.pointee.chapters = pointers
+        for (index, chapter) in chapters.enumerated() {
+            guard let memory = api.av_malloc(MemoryLayout<AVChapter>.stride) else { return false }
+            let made = memory.bindMemory(to: AVChapter.self, capacity: 1)
+            made.initialize(to: AVChapter(id: Int64(index), time_base: AVRational(num: 1, den: Int32(sampleRate)),
+                                          start: chapter.start, end: chapter.end, metadata: nil))
+            pointers[index] = made
+            context.pointee.nb_chapters = UInt32(index + 1)
+            // Every chapter gets a title, "" too: the muxer writes no chapter-track sample for one without, and the next would take its time.
+            if api.av_dict_set(&made.pointee.metadata, "title", chapter.title, 0) < 0 { return false }
+        }
+        return true
+    }
+
     /// AAC's bit rate when none is given: 64 kb/s per channel (128 kb/s for stereo).
     static func defaultBitRate(channelCount: Int) -> Int { 64_000 * channelCount }
 
@@ -684,6 +720,10 @@ final class LibAVWriter {
         guard let formatContext else { return }
         if filled > 0 { try encodeFilled() }
         try encode(nil)
+        guard Self.addChapters(MPEG4Chapters.tiled(chapters, frames: sent), to: formatContext, sampleRate: sampleRate, api: api) else {
+            close()
+            throw Self.failure(path, "out of memory")
+        }
         let status = api.av_write_trailer(formatContext)
         let failure = writeFailure
         close()

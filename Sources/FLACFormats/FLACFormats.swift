@@ -43,7 +43,7 @@ public struct FLACFormats: AudioEncoderKind {
         let bits = encoding == .pcmS8 ? 8 : encoding == .pcm16 ? 16 : 24
         return try ParallelFLACEncoder(fileDescriptor: fileDescriptor, path: path, encoding: encoding,
                                        settings: LibFLAC.Settings(channelCount: channelCount, bitsPerSample: bits, sampleRate: sampleRate, level: 5),
-                                       workerCount: workerCount ?? Self.processorCount)
+                                       workerCount: workerCount ?? Self.processorCount, cueOffsets: settings.chapters.map(\.start))
     }
 
     private static let encodings: [AudioEncoding] = [.pcmS8, .pcm16, .pcm24]

@@ -39,11 +39,16 @@ struct FLACStreamHeader {
     /// Where STREAMINFO's body starts, from the stream's first byte.
     static let streamInfoOffset = 8
 
-    /// The whole header with `info`, and `vendor` in the VORBIS_COMMENT block.
-    static func bytes(_ info: StreamInfo, vendor: [UInt8]) -> [UInt8] {
+    /// The whole header with `info`, and `vendor` in the VORBIS_COMMENT block; then `last`, the
+    /// blocks after it (a `CUESHEET`), when there are some.
+    static func bytes(_ info: StreamInfo, vendor: [UInt8], last: [UInt8] = []) -> [UInt8] {
         func little32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         let comment = little32(vendor.count) + vendor + little32(0)
-        let commentHeader: [UInt8] = [0x80 | 4, UInt8(comment.count >> 16), UInt8((comment.count >> 8) & 0xFF), UInt8(comment.count & 0xFF)]
-        return Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes + commentHeader + comment
+        return Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes + blockHeader(type: 4, length: comment.count, isLast: last.isEmpty) + comment + last
+    }
+
+    /// A metadata block's header: whether it is the last, its type and its body's length.
+    static func blockHeader(type: UInt8, length: Int, isLast: Bool) -> [UInt8] {
+        [(isLast ? 0x80 : 0) | type, UInt8(length >> 16), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
     }
 }

@@ -7,7 +7,8 @@ protocol FLACFrameSink: AnyObject {
     func receive(frame: UnsafeRawBufferPointer, samples: Int)
 }
 
-/// Every libFLAC call aurender makes: a thin, typed wrapper over its stream encoder.
+/// Every libFLAC call aurender makes: a thin, typed wrapper over its stream encoder, and its
+/// level-0 metadata reader for a file's cue sheet.
 ///
 /// libFLAC 1.4 encodes on the calling thread only; `ParallelFLACEncoder` runs one encoder per
 /// chunk of a stream on worker threads, each encoder an object of its own (libFLAC keeps no
@@ -23,6 +24,23 @@ enum LibFLAC {
         var sampleRate: Int
         /// libFLAC's compression level, 0 (fastest) to 8 (smallest); 5 is `flac`'s and libsndfile's default.
         var level: Int
+    }
+
+    /// The `CUESHEET` block of the FLAC file at `path`, read by libFLAC's level-0 metadata API;
+    /// nil when the file has none, is no FLAC or cannot be read.
+    static func cueSheet(path: String) -> FLACCueSheet? {
+        var block: UnsafeMutablePointer<FLAC__StreamMetadata>?
+        guard FLAC__metadata_get_cuesheet(path, &block) != 0, let block else { return nil }
+        defer { FLAC__metadata_object_delete(block) }
+        let sheet = block.pointee.data.cue_sheet
+        let tracks = UnsafeBufferPointer(start: sheet.tracks, count: Int(sheet.num_tracks)).map { track in
+            FLACCueSheet.Track(offset: track.offset, number: Int(track.number), isrc: withUnsafeBytes(of: track.isrc) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }, indices: UnsafeBufferPointer(start: track.indices, count: Int(track.num_indices)).map {
+                FLACCueSheet.Index(offset: $0.offset, number: Int($0.number))
+            })
+        }
+        return FLACCueSheet(tracks: tracks)
     }
 
     /// A libFLAC stream encoder writing its frames to a `FLACFrameSink` (its metadata is dropped:

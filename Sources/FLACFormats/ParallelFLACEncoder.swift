@@ -44,11 +44,17 @@ final class ParallelFLACEncoder: AudioEncoder {
     private var info: FLACStreamHeader.StreamInfo
     private var headerWritten = false
     private var closed = false
+    /// Where the cue sheet's tracks start, in frames (at most `FLACCueSheet.trackLimit`); none writes no `CUESHEET` block.
+    private let cueOffsets: [Int64]
 
     /// An encoder of `settings` writing to `fileDescriptor` (which it owns) with `workerCount`
     /// threads; libFLAC's refusal of the settings as an error about `path`.
-    init(fileDescriptor: Int32, path: String, encoding: AudioEncoding, settings: LibFLAC.Settings, workerCount: Int) throws(AudioFormatError) {
+    /// `cueOffsets`: where a `CUESHEET` block's tracks start, in frames; written only into a file
+    /// whose header can be written again, with the tracks that start before its end.
+    init(fileDescriptor: Int32, path: String, encoding: AudioEncoding, settings: LibFLAC.Settings, workerCount: Int,
+         cueOffsets: [Int64] = []) throws(AudioFormatError) {
         self.fileDescriptor = fileDescriptor
+        self.cueOffsets = Array(cueOffsets.sorted().prefix(FLACCueSheet.trackLimit))
         self.path = path
         self.encoding = encoding
         self.settings = settings
@@ -198,7 +204,11 @@ final class ParallelFLACEncoder: AudioEncoder {
         headerWritten = true
         let initial = FLACStreamHeader.StreamInfo(blockSize: blockSize, sampleRate: settings.sampleRate, channelCount: channelCount,
                                                   bitsPerSample: settings.bitsPerSample)
-        let header = FLACStreamHeader.bytes(initial, vendor: LibFLAC.vendorString)
+        let room = FLACCueSheet.blockSize(tracks: cueOffsets.count)
+        // Padding until the cue sheet is written over it at the end, when the stream's length is known.
+        let cueSheet = cueOffsets.isEmpty || rewritableStart == nil ? []
+            : FLACStreamHeader.blockHeader(type: 1, length: room - 4, isLast: true) + [UInt8](repeating: 0, count: room - 4)
+        let header = FLACStreamHeader.bytes(initial, vendor: LibFLAC.vendorString, last: cueSheet)
         var failure: AudioFormatError?
         header.withUnsafeBytes { bytes in
             do throws(AudioFormatError) { try writeAll(bytes) } catch { failure = error }
@@ -239,6 +249,12 @@ final class ParallelFLACEncoder: AudioEncoder {
         let body = info.bytes
         let written = body.withUnsafeBytes { pwrite(fileDescriptor, $0.baseAddress, $0.count, off_t(start) + off_t(FLACStreamHeader.streamInfoOffset)) }
         guard written == body.count else { throw writeFailed("STREAMINFO could not be updated: \(String(cString: strerror(errno)))") }
+        guard !cueOffsets.isEmpty else { return }
+        let room = FLACCueSheet.blockSize(tracks: cueOffsets.count)
+        let cueSheet = FLACCueSheet.block(offsets: cueOffsets.filter { $0 < info.totalFrames }, leadOut: info.totalFrames, room: room)
+        let cueStart = off_t(start) + off_t(FLACStreamHeader.bytes(info, vendor: LibFLAC.vendorString).count)
+        let cueWritten = cueSheet.withUnsafeBytes { pwrite(fileDescriptor, $0.baseAddress, $0.count, cueStart) }
+        guard cueWritten == cueSheet.count else { throw writeFailed("the CUESHEET block could not be written: \(String(cString: strerror(errno)))") }
     }
 }
 

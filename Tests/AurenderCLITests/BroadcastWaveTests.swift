@@ -121,7 +121,8 @@ import Testing
         let result = try aurender([input, flac])
         #expect(result.status == 0)
         #expect(result.standardError == "aurender: \(flac): bext and iXML not kept: FLAC holds no Broadcast WAV chunk; "
-                + "4 markers not kept: FLAC holds no markers aurender writes\n")
+                + "1 region end not kept: FLAC cue sheet tracks run on to the next one; 4 marker labels not kept: a FLAC cue sheet holds no text; "
+                + "1 marker note not kept: a FLAC cue sheet holds no text\n")
         let plain = folder.file("plain.wav")
         let silent = try aurender(["--no-tags", input, plain])
         #expect(silent.status == 0)
@@ -289,7 +290,7 @@ import Testing
         let flac = try carried([input, folder.file("out.flac")])
         #expect(flac["broadcastExtension"] as? Bool == false)
         #expect(flac["ixml"] as? Bool == false)
-        #expect(flac["markers"] as? Int == 0)
+        #expect(flac["markers"] as? Int == 4, "as the tracks of a cue sheet")
         let wave64 = try carried([input, folder.file("out.w64")])
         #expect(wave64["broadcastExtension"] as? Bool == true)
         #expect(wave64["markers"] as? Int == 0)

@@ -90,6 +90,35 @@ int tagshim_set_field(tagshim_file *file, const char *name, const char *value);
 /// and APEv2 tags, its ID3v2 version); 0 on success, -1 when TagLib could not.
 int tagshim_save_keeping(tagshim_file *file);
 
+/// One ID3v2 chapter (a `CHAP` frame): its element ID, start and end in milliseconds, its title
+/// (the `TIT2` frame it embeds) and description (`TIT3`), "" when it has none, and whether a table
+/// of contents (`CTOC`) lists it (1 also when the tag has no table of contents); `listed` is
+/// ignored when writing.
+typedef struct tagshim_chapter {
+    const char *element_id;
+    unsigned int start_ms;
+    unsigned int end_ms;
+    const char *title;
+    const char *note;
+    int listed;
+} tagshim_chapter;
+
+/// The chapters of the file's ID3v2 tag (MP3, and WAV or AIFF with an `id3 ` chunk), in the tag's order.
+size_t tagshim_chapter_count(const tagshim_file *file);
+void tagshim_chapter_at(const tagshim_file *file, size_t index, tagshim_chapter *chapter);
+
+/// The element IDs a table of contents lists that neither a chapter nor a table of contents holds.
+size_t tagshim_dangling_chapter_count(const tagshim_file *file);
+const char *tagshim_dangling_chapter(const tagshim_file *file, size_t index);
+
+/// The sample rate of a file that has chapters, read from its audio; 0 when it has none or the rate is unknown.
+int tagshim_sample_rate(const tagshim_file *file);
+
+/// Replaces the ID3v2 tag's chapters and tables of contents with `count` chapters and one
+/// top-level, ordered table of contents (element ID "toc") listing them, in memory;
+/// `tagshim_save_keeping` writes them. Returns 0, or -1 when the format holds no ID3v2 tag.
+int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, size_t count);
+
 #ifdef __cplusplus
 }
 #endif
