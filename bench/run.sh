@@ -663,7 +663,7 @@ tags() {
     echo "## Two hundred tagged 5-second FLACs to MP3 with -j 2 (wall time; lower is better)"
     hyperfine --warmup 1 --runs 5 -N --export-markdown "$work/tags.md" \
         -n "tags carried" "$aurender -q -j 2 --type mp3 -o $work/tags-out $folder" \
-        -n "--no-tags" "$aurender -q -j 2 --no-tags --type mp3 -o $work/tags-none $folder" >/dev/null
+        -n "without tags (--no-tags)" "$aurender -q -j 2 --no-tags --type mp3 -o $work/tags-none $folder" >/dev/null
     cat "$work/tags.md"
     [ -f "$work/cover-20mb.jpg" ] || head -c 20000000 /dev/urandom > "$work/cover-20mb.jpg"
     # metaflac takes no picture past 16 MiB: the 20 MB cover goes into an MP3's APIC, by mutagen.
