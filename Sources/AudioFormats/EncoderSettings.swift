@@ -11,6 +11,10 @@ public struct EncoderSettings: Sendable, Equatable {
     /// an encoder whose container holds none leaves them, and the render names them as not kept.
     /// They compress nothing, so `isDefault` does not look at them.
     public var chapters: [EncoderChapter] = []
+    /// The tags an encoder writes before its audio, for an output it cannot go back into (a
+    /// pipe); nil for a file, whose tags are written into it once it is finished. An encoder
+    /// whose format places none before its audio leaves them. Not compression either.
+    public var leadingTags: LeadingTags?
 
     /// Settings of `bitRate` or `quality`; none gives the encoder's defaults.
     public init(bitRate: Int? = nil, quality: Double? = nil) {
@@ -53,4 +57,34 @@ public struct EncoderChapter: Sendable, Equatable {
         self.end = end
         self.title = title
     }
+}
+
+/// The tags an encoder places before its audio, already in the form its format holds them, for
+/// an output that is written once, front to back (a pipe), where no tag library can go back.
+public struct LeadingTags: Sendable, Equatable {
+    /// Vorbis comment fields, `FIELD=value` in UTF-8, for FLAC, Ogg Vorbis and Opus (an Ogg
+    /// stream's pictures among them, as `METADATA_BLOCK_PICTURE` fields).
+    public var comments: [String]
+    /// A FLAC stream's pictures, as the bodies of its `PICTURE` blocks.
+    public var pictures: [[UInt8]]
+    /// A whole ID3v2 tag, for an MP3; empty for none.
+    public var id3v2: [UInt8]
+
+    /// Comments and pictures for a Xiph format, or an ID3v2 tag for an MP3.
+    public init(comments: [String] = [], pictures: [[UInt8]] = [], id3v2: [UInt8] = []) {
+        self.comments = comments
+        self.pictures = pictures
+        self.id3v2 = id3v2
+    }
+
+    /// The body of a Vorbis comment block or packet (without a codec's marker or framing bit):
+    /// the vendor's name, then the comments, each with its length in little-endian.
+    public func vorbisCommentBody(vendor: [UInt8]) -> [UInt8] {
+        let fields = comments.map { Array($0.utf8) }
+        var body = Self.little32(vendor.count) + vendor + Self.little32(fields.count)
+        for field in fields { body += Self.little32(field.count) + field }
+        return body
+    }
+
+    private static func little32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 }

@@ -50,21 +50,8 @@ enum TagLibFile {
     static func replace(with metadata: FileMetadata, descriptor: Int32, format: TagFormat, path: String) throws(MetadataError) -> FileMetadata {
         let shim = try library(path: path, failing: "tags not written")
         let file = try open(descriptor: descriptor, format: format, path: path, shim: shim)
-        let pairs = metadata.tags.pairs
-        var keys = pairs.map { strdup($0.key) }, values = pairs.map { strdup($0.value) }
-        defer { (keys + values).forEach { free($0) } }
-        let strings = metadata.pictures.map { (strdup($0.mimeType), strdup($0.description)) }
-        defer { strings.forEach { free($0.0); free($0.1) } }
-        let replaced: Int32 = withPictures(metadata.pictures, strings: strings) { pictures in
-            keys.withUnsafeMutableBufferPointer { keys in
-                values.withUnsafeMutableBufferPointer { values in
-                    keys.withMemoryRebound(to: UnsafePointer<CChar>?.self) { keys in
-                        values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                            shim.replace(file, keys.baseAddress, values.baseAddress, pairs.count, pictures.baseAddress, pictures.count)
-                        }
-                    }
-                }
-            }
+        let replaced = withCView(of: metadata) { keys, values, count, pictures in
+            shim.replace(file, keys, values, count, pictures.baseAddress, pictures.count)
         }
         let saved = replaced == 0 && shim.save(file) == 0
         shim.close(file)
@@ -99,6 +86,43 @@ enum TagLibFile {
                                 reason: "tags not written: TagLib cannot open the output as \(format.name)")
         }
         return file
+    }
+
+    /// An ID3v2.4 tag holding `metadata`, rendered as `replace` would write it into an MP3, for a
+    /// stream that gets its tag before its audio; with the keys it holds no frame for.
+    static func renderID3v2(_ metadata: FileMetadata, path: String) throws(MetadataError) -> (tag: [UInt8], refused: [String]) {
+        let shim = try library(path: path, failing: "tags not written")
+        var length = 0
+        var refused: UnsafeMutablePointer<CChar>?
+        let rendered = withCView(of: metadata) { keys, values, count, pictures in
+            shim.renderID3v2(keys, values, count, pictures.baseAddress, pictures.count, &length, &refused)
+        }
+        guard let rendered else { throw MetadataError(path: path, kind: .writeFailed, reason: "rendering the ID3v2 tag failed") }
+        defer { shim.free(rendered); shim.free(refused) }
+        let names = refused.map { String(cString: $0).split(separator: "\n").map(String.init) } ?? []
+        return (Array(UnsafeBufferPointer(start: rendered, count: length)), names)
+    }
+
+    /// Calls `body` with the C view of `metadata`'s tags (keys, values and their count) and pictures.
+    private static func withCView<Result>(of metadata: FileMetadata,
+                                          _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int,
+                                                   UnsafeBufferPointer<tagshim_picture>) -> Result) -> Result {
+        let pairs = metadata.tags.pairs
+        var keys = pairs.map { strdup($0.key) }, values = pairs.map { strdup($0.value) }
+        defer { (keys + values).forEach { free($0) } }
+        let strings = metadata.pictures.map { (strdup($0.mimeType), strdup($0.description)) }
+        defer { strings.forEach { free($0.0); free($0.1) } }
+        return withPictures(metadata.pictures, strings: strings) { pictures in
+            keys.withUnsafeMutableBufferPointer { keys in
+                values.withUnsafeMutableBufferPointer { values in
+                    keys.withMemoryRebound(to: UnsafePointer<CChar>?.self) { keys in
+                        values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                            body(keys.baseAddress, values.baseAddress, pairs.count, pictures)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `body` with the C view of `pictures`, whose strings are `strings`.
@@ -203,6 +227,10 @@ struct TagShimLibrary: @unchecked Sendable {
     typealias ChapterAt = @convention(c) (OpaquePointer?, Int, UnsafeMutablePointer<tagshim_chapter>?) -> Void
     typealias SampleRate = @convention(c) (OpaquePointer?) -> Int32
     typealias SetChapters = @convention(c) (OpaquePointer?, UnsafePointer<tagshim_chapter>?, Int) -> Int32
+    typealias RenderID3v2 = @convention(c) (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int,
+                                            UnsafePointer<tagshim_picture>?, Int, UnsafeMutablePointer<Int>?,
+                                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutablePointer<UInt8>?
+    typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     let openPath: OpenPath
     let openDescriptor: OpenDescriptor
@@ -224,6 +252,8 @@ struct TagShimLibrary: @unchecked Sendable {
     let danglingChapter: Text
     let sampleRate: SampleRate
     let setChapters: SetChapters
+    let renderID3v2: RenderID3v2
+    let free: Free
 
     /// The library's file name.
     static let fileName = "libAurenderTagLib.so"
@@ -286,7 +316,9 @@ struct TagShimLibrary: @unchecked Sendable {
               let danglingChapterCount = symbol("tagshim_dangling_chapter_count", as: Count.self),
               let danglingChapter = symbol("tagshim_dangling_chapter", as: Text.self),
               let sampleRate = symbol("tagshim_sample_rate", as: SampleRate.self),
-              let setChapters = symbol("tagshim_set_chapters", as: SetChapters.self)
+              let setChapters = symbol("tagshim_set_chapters", as: SetChapters.self),
+              let renderID3v2 = symbol("tagshim_render_id3v2", as: RenderID3v2.self),
+              let free = symbol("tagshim_free", as: Free.self)
         else { return nil }
         self.openPath = openPath
         self.openDescriptor = openDescriptor
@@ -308,5 +340,7 @@ struct TagShimLibrary: @unchecked Sendable {
         self.danglingChapter = danglingChapter
         self.sampleRate = sampleRate
         self.setChapters = setChapters
+        self.renderID3v2 = renderID3v2
+        self.free = free
     }
 }

@@ -206,7 +206,15 @@ enum OutputRendering {
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames,
                               reconstructsPeaks: true) : nil
         var settings = encoderSettings
-        if destination.unfinishedFileDescriptor != nil { settings.chapters = metadata.encoderChapters(for: type) }
+        var streamedLoss: MetadataLoss?
+        if destination.unfinishedFileDescriptor != nil {
+            settings.chapters = metadata.encoderChapters(for: type)
+        } else {
+            do { (settings.leadingTags, streamedLoss) = try metadata.streamedTags(for: type, encoding: encoding, path: output.path) } catch {
+                destination.discard()
+                throw error
+            }
+        }
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
@@ -231,7 +239,7 @@ enum OutputRendering {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
             outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten,
-                                         chaptersByEncoder: !settings.chapters.isEmpty)
+                                         chaptersByEncoder: !settings.chapters.isEmpty, streamedLoss: streamedLoss)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

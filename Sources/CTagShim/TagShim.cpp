@@ -27,6 +27,7 @@
 #include <taglib/xiphcomment.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -545,16 +546,22 @@ static TagLib::PropertyMap joined(const TagLib::PropertyMap &map) {
     return single;
 }
 
+// The pairs as a property map: a key given several times keeps each value, in order.
+static TagLib::PropertyMap propertyMap(const char *const *keys, const char *const *values, size_t count) {
+    TagLib::PropertyMap map;
+    for (size_t index = 0; index < count; index++) {
+        TagLib::String key = fromUTF8(keys[index]);
+        TagLib::StringList list = map.contains(key) ? map[key] : TagLib::StringList();
+        list.append(fromUTF8(values[index]));
+        map.replace(key, list);
+    }
+    return map;
+}
+
 int tagshim_replace(tagshim_file *file, const char *const *keys, const char *const *values, size_t count,
                     const tagshim_picture *pictures, size_t picture_count) {
     try {
-        TagLib::PropertyMap map;
-        for (size_t index = 0; index < count; index++) {
-            TagLib::String key = fromUTF8(keys[index]);
-            TagLib::StringList list = map.contains(key) ? map[key] : TagLib::StringList();
-            list.append(fromUTF8(values[index]));
-            map.replace(key, list);
-        }
+        TagLib::PropertyMap map = propertyMap(keys, values, count);
         TagLib::PropertyMap rejected = file->file->setProperties(map);
         if (auto mp4 = dynamic_cast<TagLib::MP4::File *>(file->file)) writeFreeform(mp4->tag(), rejected);
         if (auto wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file->file)) wav->InfoTag()->setProperties(joined(map));
@@ -633,3 +640,29 @@ int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, si
 }
 
 }
+
+unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count,
+                                    const tagshim_picture *pictures, size_t picture_count, size_t *length, char **rejected) {
+    try {
+        TagLib::ID3v2::Tag tag;
+        TagLib::PropertyMap refused = tag.setProperties(propertyMap(keys, values, count));
+        writeID3v2Pictures(&tag, pictures, picture_count);
+        TagLib::ByteVector rendered = tag.render();
+        std::string names;
+        for (const auto &entry : refused) names += utf8(entry.first) + "\n";
+        auto bytes = static_cast<unsigned char *>(malloc(rendered.size() ? rendered.size() : 1));
+        *rejected = strdup(names.c_str());
+        if (!bytes || !*rejected) {
+            free(bytes);
+            free(*rejected);
+            return nullptr;
+        }
+        memcpy(bytes, rendered.data(), rendered.size());
+        *length = rendered.size();
+        return bytes;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void tagshim_free(void *buffer) { free(buffer); }

@@ -31,7 +31,8 @@ public struct FLACFormats: AudioEncoderKind {
         container == .flac && Self.encodings.contains(encoding) && (1...8).contains(channelCount) && (1...655_350).contains(sampleRate)
     }
 
-    /// A `ParallelFLACEncoder` on `fileDescriptor`; FLAC has no bit rate or quality to set.
+    /// A `ParallelFLACEncoder` on `fileDescriptor`, its header holding `settings.leadingTags`;
+    /// FLAC has no bit rate or quality to set.
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
                             sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
         guard canWrite(container: container, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount), settings.isDefault else {
@@ -43,7 +44,8 @@ public struct FLACFormats: AudioEncoderKind {
         let bits = encoding == .pcmS8 ? 8 : encoding == .pcm16 ? 16 : 24
         return try ParallelFLACEncoder(fileDescriptor: fileDescriptor, path: path, encoding: encoding,
                                        settings: LibFLAC.Settings(channelCount: channelCount, bitsPerSample: bits, sampleRate: sampleRate, level: 5),
-                                       workerCount: workerCount ?? Self.processorCount, cueOffsets: settings.chapters.map(\.start))
+                                       workerCount: workerCount ?? Self.processorCount, cueOffsets: settings.chapters.map(\.start),
+                                       tags: settings.leadingTags ?? LeadingTags())
     }
 
     private static let encodings: [AudioEncoding] = [.pcmS8, .pcm16, .pcm24]

@@ -1,5 +1,8 @@
+import AudioFormats
+
 /// The bytes before a FLAC stream's first frame, as libFLAC writes them: the `fLaC` marker, the
-/// STREAMINFO block and an empty VORBIS_COMMENT block naming libFLAC.
+/// STREAMINFO block, a VORBIS_COMMENT block naming libFLAC (empty, but on a pipe, where it
+/// holds the tags), and on a pipe the pictures.
 ///
 /// STREAMINFO is written twice, as libFLAC does: first with what is known before the frames
 /// (no sizes, length or signature: all a pipe ever gets), then over itself once they are written.
@@ -39,12 +42,16 @@ struct FLACStreamHeader {
     /// Where STREAMINFO's body starts, from the stream's first byte.
     static let streamInfoOffset = 8
 
-    /// The whole header with `info`, and `vendor` in the VORBIS_COMMENT block; then `last`, the
-    /// blocks after it (a `CUESHEET`), when there are some.
-    static func bytes(_ info: StreamInfo, vendor: [UInt8], last: [UInt8] = []) -> [UInt8] {
-        func little32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        let comment = little32(vendor.count) + vendor + little32(0)
-        return Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes + blockHeader(type: 4, length: comment.count, isLast: last.isEmpty) + comment + last
+    /// The whole header with `info`, and `vendor` and `tags`' comments in the VORBIS_COMMENT
+    /// block, then a `PICTURE` block for each of `tags`' pictures; then `last`, the blocks after
+    /// them (a `CUESHEET`), when there are some.
+    static func bytes(_ info: StreamInfo, vendor: [UInt8], tags: LeadingTags = LeadingTags(), last: [UInt8] = []) -> [UInt8] {
+        let comment = tags.vorbisCommentBody(vendor: vendor)
+        var blocks: [[UInt8]] = [blockHeader(type: 4, length: comment.count, isLast: tags.pictures.isEmpty && last.isEmpty) + comment]
+        for (index, picture) in tags.pictures.enumerated() {
+            blocks.append(blockHeader(type: 6, length: picture.count, isLast: index == tags.pictures.count - 1 && last.isEmpty) + picture)
+        }
+        return Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes + blocks.joined() + last
     }
 
     /// A metadata block's header: whether it is the last, its type and its body's length.

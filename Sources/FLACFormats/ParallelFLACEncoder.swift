@@ -46,14 +46,18 @@ final class ParallelFLACEncoder: AudioEncoder {
     private var closed = false
     /// Where the cue sheet's tracks start, in frames (at most `FLACCueSheet.trackLimit`); none writes no `CUESHEET` block.
     private let cueOffsets: [Int64]
+    /// The tags the header holds (an output on a pipe, where no tag library can write them after).
+    private let tags: LeadingTags
 
     /// An encoder of `settings` writing to `fileDescriptor` (which it owns) with `workerCount`
     /// threads; libFLAC's refusal of the settings as an error about `path`.
     /// `cueOffsets`: where a `CUESHEET` block's tracks start, in frames; written only into a file
     /// whose header can be written again, with the tracks that start before its end.
+    /// `tags`: the comments and pictures the header holds.
     init(fileDescriptor: Int32, path: String, encoding: AudioEncoding, settings: LibFLAC.Settings, workerCount: Int,
-         cueOffsets: [Int64] = []) throws(AudioFormatError) {
+         cueOffsets: [Int64] = [], tags: LeadingTags = LeadingTags()) throws(AudioFormatError) {
         self.fileDescriptor = fileDescriptor
+        self.tags = tags
         self.cueOffsets = Array(cueOffsets.sorted().prefix(FLACCueSheet.trackLimit))
         self.path = path
         self.encoding = encoding
@@ -208,7 +212,7 @@ final class ParallelFLACEncoder: AudioEncoder {
         // Padding until the cue sheet is written over it at the end, when the stream's length is known.
         let cueSheet = cueOffsets.isEmpty || rewritableStart == nil ? []
             : FLACStreamHeader.blockHeader(type: 1, length: room - 4, isLast: true) + [UInt8](repeating: 0, count: room - 4)
-        let header = FLACStreamHeader.bytes(initial, vendor: LibFLAC.vendorString, last: cueSheet)
+        let header = FLACStreamHeader.bytes(initial, vendor: LibFLAC.vendorString, tags: tags, last: cueSheet)
         var failure: AudioFormatError?
         header.withUnsafeBytes { bytes in
             do throws(AudioFormatError) { try writeAll(bytes) } catch { failure = error }
@@ -252,7 +256,7 @@ final class ParallelFLACEncoder: AudioEncoder {
         guard !cueOffsets.isEmpty else { return }
         let room = FLACCueSheet.blockSize(tracks: cueOffsets.count)
         let cueSheet = FLACCueSheet.block(offsets: cueOffsets.filter { $0 < info.totalFrames }, leadOut: info.totalFrames, room: room)
-        let cueStart = off_t(start) + off_t(FLACStreamHeader.bytes(info, vendor: LibFLAC.vendorString).count)
+        let cueStart = off_t(start) + off_t(FLACStreamHeader.bytes(info, vendor: LibFLAC.vendorString, tags: tags).count)
         let cueWritten = cueSheet.withUnsafeBytes { pwrite(fileDescriptor, $0.baseAddress, $0.count, cueStart) }
         guard cueWritten == cueSheet.count else { throw writeFailed("the CUESHEET block could not be written: \(String(cString: strerror(errno)))") }
     }

@@ -61,6 +61,26 @@ enum LibSndfile {
         return .failure(OpenFailure(message: String(cString: sf_strerror(nil)), code: sf_error(nil)))
     }
 
+    /// Opens a stream written through `relay`, which libsndfile sees as a file it may only
+    /// append to: a seek anywhere but where it stands fails, and nothing can be read back.
+    static func open(writingTo relay: OggPageRelay, info: inout SF_INFO) -> Result<Handle, OpenFailure> {
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { context in Unmanaged<OggPageRelay>.fromOpaque(context!).takeUnretainedValue().position },
+            seek: { offset, whence, context in
+                let position = Unmanaged<OggPageRelay>.fromOpaque(context!).takeUnretainedValue().position
+                // The stream's end is where it stands, so SEEK_CUR and SEEK_END count from the same place.
+                return (whence == SEEK_SET ? offset : position + offset) == position ? position : -1
+            },
+            read: { _, _, _ in 0 },
+            write: { buffer, count, context in
+                Unmanaged<OggPageRelay>.fromOpaque(context!).takeUnretainedValue().receive(buffer!, count: Int(count)) ? count : 0
+            },
+            tell: { context in Unmanaged<OggPageRelay>.fromOpaque(context!).takeUnretainedValue().position })
+        return serialized {
+            sf_open_virtual(&io, Int32(SFM_WRITE), &info, Unmanaged.passUnretained(relay).toOpaque())
+        }
+    }
+
     /// Moves to frame `frame`; returns the new position, or -1 when the file cannot seek.
     static func seek(_ handle: Handle, frame: Int64) -> Int64 {
         Int64(sf_seek(handle, sf_count_t(frame), SEEK_SET))

@@ -57,7 +57,8 @@ public struct LibSndfileFormats: AudioFormatKind {
     }
 
     /// A `SoundFileWriter` on `fileDescriptor`, in aurender's vocabulary, compressing an MP3,
-    /// Vorbis or Opus output as `settings` ask (`compression(for:settings:sampleRate:channelCount:)`).
+    /// Vorbis or Opus output as `settings` ask (`compression(for:settings:sampleRate:channelCount:)`),
+    /// with `settings.leadingTags` before the audio of an Ogg stream or an MP3.
     public func makeEncoder(fileDescriptor: Int32, path: String, container: AudioContainer, encoding: AudioEncoding,
                             sampleRate: Int, channelCount: Int, settings: EncoderSettings) throws(AudioFormatError) -> any AudioEncoder {
         guard let type = Self.sndfileType(container) else {
@@ -74,7 +75,7 @@ public struct LibSndfileFormats: AudioFormatKind {
             }
         }
         let writer = try SoundFileWriter(fileDescriptor: fileDescriptor, path: path, type: type, encoding: Self.sndfileEncoding(encoding),
-                                         sampleRate: sampleRate, channelCount: channelCount)
+                                         sampleRate: sampleRate, channelCount: channelCount, tags: settings.leadingTags)
         if let compression { try writer.setCompression(level: compression.level, variableBitRate: compression.variableBitRate) }
         return SndfileEncoder(writer, container: container, encoding: encoding)
     }

@@ -1,4 +1,5 @@
 import AudioGraph
+import AudioFormats
 import CSndfile
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,8 @@ public final class SoundFileWriter {
     public let channelCount: Int
     private var handle: LibSndfile.Handle?
     private let fileDescriptor: Int32
+    /// An Ogg stream's pages on their way to `fileDescriptor`.
+    private let relay: OggPageRelay?
     /// Whether any frame was written: libsndfile's FLAC encoder writes its header with the first.
     private var wroteFrames = false
 
@@ -31,24 +34,34 @@ public final class SoundFileWriter {
     }
 
     /// Starts a file on an open descriptor, which the writer then owns and closes (after
-    /// libsndfile is done with it, so an Ogg file's serial numbers can be fixed first).
+    /// libsndfile is done with it). An Ogg stream passes through an `OggPageRelay` on its way,
+    /// holding `tags`' comments; an MP3 starts with `tags`' ID3v2 tag. Other types take no tags here.
     public init(fileDescriptor: Int32, path: String, type: SoundFileType, encoding: SoundFileEncoding,
-                sampleRate: Int, channelCount: Int) throws(SoundFileError) {
+                sampleRate: Int, channelCount: Int, tags: LeadingTags? = nil) throws(SoundFileError) {
         self.path = path
         self.type = type
         self.encoding = encoding
         self.channelCount = channelCount
         self.fileDescriptor = fileDescriptor
+        relay = type == .ogg ? OggPageRelay(fileDescriptor: fileDescriptor, path: path, tags: tags ?? LeadingTags()) : nil
         guard Self.canWrite(type: type, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount) else {
             throw SoundFileError(path: path, kind: .unsupportedFormat,
                                  reason: "cannot write \(encoding.name) in \(type.name) at \(sampleRate) Hz with \(channelCount) channels")
+        }
+        if type == .mpeg, let tag = tags?.id3v2, !tag.isEmpty {
+            do throws(SoundFileError) { try Self.writeAll(tag, to: fileDescriptor, path: path) } catch {
+                close(fileDescriptor)
+                throw error
+            }
         }
         var info = SF_INFO()
         info.format = type.rawValue | encoding.rawValue
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channelCount)
         let opened: LibSndfile.Handle
-        switch LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: false) {
+        let result = relay.map { LibSndfile.open(writingTo: $0, info: &info) }
+            ?? LibSndfile.open(fileDescriptor: fileDescriptor, mode: SFM_WRITE, info: &info, closeDescriptor: false)
+        switch result {
         case .success(let handle): opened = handle
         case .failure(let failure):
             close(fileDescriptor)
@@ -110,20 +123,30 @@ public final class SoundFileWriter {
         // A FLAC file of no frames still needs its header to be a FLAC file (flac -t reads it).
         if !wroteFrames { LibSndfile.updateHeader(handle) }
         let status = LibSndfile.close(handle)
+        if let failure = relay?.failure { throw failure }
         if status != 0 {
             throw SoundFileError(path: path, kind: .writeFailed,
                                  reason: "closing failed: \(SoundFileReader.cleaned(LibSndfile.errorMessage(nil)))")
         }
-        var file = stat()
-        if type == .ogg, fstat(fileDescriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG {
-            try OggSerialNumbers.normalize(fileDescriptor: fileDescriptor, path: path)
+        try relay?.finish()
+    }
+
+    /// Writes all of `bytes` to `fileDescriptor`.
+    private static func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32, path: String) throws(SoundFileError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { writeBytes(fileDescriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw SoundFileError(path: path, kind: .writeFailed, reason: String(cString: strerror(errno))) }
+            offset += written
         }
     }
 
     private func check(_ written: Int, of frames: Int) throws(SoundFileError) {
         wroteFrames = wroteFrames || written > 0
         if written != frames {
-            let message = handle.map { SoundFileReader.cleaned(LibSndfile.errorMessage($0)) } ?? "file closed"
+            if let failure = relay?.failure { throw failure }
+        let message = handle.map { SoundFileReader.cleaned(LibSndfile.errorMessage($0)) } ?? "file closed"
             throw SoundFileError(path: path, kind: .writeFailed,
                                  reason: "wrote \(written) of \(frames) frames: \(message)")
         }
@@ -132,4 +155,9 @@ public final class SoundFileWriter {
     private var closedError: SoundFileError {
         SoundFileError(path: path, kind: .writeFailed, reason: "the file is already closed")
     }
+}
+
+/// `write(2)`, which the writer's own `write` methods hide inside it.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -119,6 +119,16 @@ int tagshim_sample_rate(const tagshim_file *file);
 /// `tagshim_save_keeping` writes them. Returns 0, or -1 when the format holds no ID3v2 tag.
 int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, size_t count);
 
+/// Renders an ID3v2.4 tag holding `count` pairs and `picture_count` pictures, mapped as
+/// `tagshim_replace` maps them into an MP3, for a stream that gets its tag before its audio (a
+/// pipe). Returns the tag's bytes (its length in `length`) and, in `rejected`, the keys it holds no
+/// frame for, one a line; both are freed with `tagshim_free`. NULL when TagLib fails.
+unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count,
+                                    const tagshim_picture *pictures, size_t picture_count, size_t *length, char **rejected);
+
+/// Frees a buffer the shim returned.
+void tagshim_free(void *buffer);
+
 #ifdef __cplusplus
 }
 #endif

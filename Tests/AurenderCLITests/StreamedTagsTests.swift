@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// An output on a pipe carries the tags and pictures its format places before its audio: FLAC's
+/// blocks, Vorbis and Opus comment headers, an MP3's ID3v2 tag; and names in a warning what it
+/// cannot. Read back by mutagen and metaflac, not TagLib; each test needs its tools and passes without them.
+@Suite struct StreamedTagsTests {
+    /// Renders the tagged FLAC to standard output as `type`, and keeps what came out in `folder`.
+    private func piped(_ input: String, type: String, extra: [String] = [], in folder: TemporaryFolder) throws -> (CommandResult, String) {
+        let result = try aurender([input, "-", "--type", type] + extra)
+        let output = folder.file("piped." + type)
+        try result.standardOutput.write(to: URL(fileURLWithPath: output))
+        return (result, output)
+    }
+
+    @Test(arguments: [("flac", [String]()), ("ogg", []), ("opus", ["--rate", "48000"]), ("mp3", [])])
+    func aPipedOutputCarriesTheTagsAndCoverBeforeItsAudio(type: String, extra: [String]) throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: TagCarryingTests.tags, picture: "Cover", in: folder) else { return }
+        let (result, output) = try piped(flac, type: type, extra: extra, in: folder)
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let decoded = folder.file("decoded.wav")
+        #expect(try aurender([output, decoded]).status == 0)
+        #expect(try samples(of: decoded).samples.count > 44_100 * 2 - 2_000, "the audio is whole")
+        guard let listing = try MutagenListing.of(output) else { return }
+        #expect(listing.pictures == [TagCarryingTests.cover])
+        if type == "mp3" {
+            #expect(listing.tags["TIT2"] == ["Song"])
+            #expect(listing.tags["TPE1"] == ["First", "Second"])
+            #expect(listing.tags["TRCK"] == ["3/12"])
+            #expect(listing.tags["TMOO"] == ["Calm"])
+        } else {
+            #expect(listing.tags["title"] == ["Song"])
+            #expect(listing.tags["artist"] == ["First", "Second"])
+            #expect(listing.tags["tracknumber"] == ["3"] && listing.tags["tracktotal"] == ["12"])
+            #expect(listing.tags["mood"] == ["Calm"])
+            #expect(listing.tags["encoder"] == nil, "no stamp of libsndfile or aurender")
+        }
+    }
+
+    @Test func aPipedFLACsBlocksAreReadByMetaflac() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song"), ("ARTIST", "First"), ("ARTIST", "Second")], picture: "Cover", in: folder)
+        else { return }
+        let (result, output) = try piped(flac, type: "flac", in: folder)
+        #expect(result.status == 0)
+        let tags = try #require(try TaggedFiles.metaflacTags(output))
+        #expect(tags.map { "\($0.0)=\($0.1)" }.sorted() == ["ARTIST=First", "ARTIST=Second", "TITLE=Song"])
+        let listing = try #require(try TaggedFiles.run("metaflac", ["--list", "--block-type=PICTURE", output]))
+        #expect(listing.contains("description: Cover") && listing.contains("MIME type: image/png"))
+        #expect(try TaggedFiles.run("flac", ["--test", "--silent", output]) != nil, "flac decodes the stream")
+    }
+
+    @Test func aPipedOggStreamIsTheSameEveryRunAndSpansItsCommentOverPages() throws {
+        let folder = try TemporaryFolder()
+        // A picture of 200,000 bytes: its comment packet takes four pages.
+        let picture = folder.file("big.png")
+        try Data(TaggedFiles.png + [UInt8](repeating: 7, count: 200_000 - TaggedFiles.png.count)).write(to: URL(fileURLWithPath: picture))
+        let wav = folder.file("tone.wav"), tagged = folder.file("tagged.flac")
+        try TaggedFiles.toneWAV(at: wav)
+        let tagging = try aurender([wav, tagged, "--tag", "TITLE=Long"])
+        try #require(tagging.status == 0)
+        guard TaggedFiles.hasTool("metaflac"),
+              try TaggedFiles.run("metaflac", ["--import-picture-from=3|image/png|Big||\(picture)", tagged]) != nil else { return }
+        let first = try aurender([tagged, "-", "--type", "ogg"]), second = try aurender([tagged, "-", "--type", "ogg"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.standardOutput == second.standardOutput, "the serial number is aurender's, not the clock's")
+        let pages = OggPage.pages(of: [UInt8](first.standardOutput))
+        #expect(!pages.isEmpty && pages.allSatisfy { $0.serial == 0x6175_7265 })
+        #expect(pages.enumerated().allSatisfy { $0.element.sequence == UInt32($0.offset) }, "the pages are numbered again after the longer header")
+        #expect(pages.reduce(0) { $0 + $1.body.count + $1.lacing.count + 27 } == first.standardOutput.count, "every byte is in a whole page")
+        let output = folder.file("piped.ogg")
+        try first.standardOutput.write(to: URL(fileURLWithPath: output))
+        guard let listing = try MutagenListing.of(output) else { return }
+        #expect(listing.tags["title"] == ["Long"])
+        #expect(listing.pictures == [.init(type: 3, mime: "image/png", description: "Big", size: 200_000)])
+    }
+
+    @Test func aStreamThatHoldsNoLeadingTagsNamesThem() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song")], in: folder) else { return }
+        let au = try aurender([flac, "-", "--type", "au"])
+        #expect(au.status == 0)
+        #expect(au.standardError == "aurender: -: tags not kept: AU holds no tags\n")
+        let wav = try aurender([flac, "/dev/null", "--type", "wav"])
+        #expect(wav.status == 0)
+        #expect(wav.standardError == "aurender: /dev/null: tags not kept: an output to a pipe or device carries tags only in FLAC, "
+                + "Ogg Vorbis, Opus and MP3, which hold them before the audio\n")
+    }
+
+    @Test func aKeyAVorbisCommentCannotNameIsNamedAsNotKept() throws {
+        let folder = try TemporaryFolder()
+        guard TaggedFiles.hasTool("lame"), TaggedFiles.hasTool("mid3v2") else { return }
+        let wav = folder.file("tone.wav"), mp3 = folder.file("odd.mp3")
+        try TaggedFiles.toneWAV(at: wav)
+        try #require(try TaggedFiles.run("lame", ["--quiet", "--tt", "Song", wav, mp3]) != nil)
+        try #require(try TaggedFiles.run("python3", ["-c", """
+            from mutagen.id3 import ID3, TXXX
+            tag = ID3('\(mp3)'); tag.add(TXXX(desc='A~B', text='odd')); tag.save()
+            """]) != nil)
+        let result = try aurender([mp3, "-", "--type", "flac"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "aurender: -: tags not kept: A~B\n")
+        let output = folder.file("piped.flac")
+        try result.standardOutput.write(to: URL(fileURLWithPath: output))
+        #expect(try TaggedFiles.metaflacTags(output)?.first { $0.0 == "TITLE" }?.1 == "Song")
+    }
+}
