@@ -8,6 +8,7 @@ import AudioFormats
 import AudioGraph
 import AudioMetadata
 import AudioNodes
+import FFmpegFormats
 import Foundation
 
 /// What a render carries into its output besides the samples: tags and pictures, Broadcast WAV
@@ -43,18 +44,18 @@ public struct MetadataCarriage: Sendable {
 
     /// What `input` carries: its tags and pictures when it is a regular file, less those that
     /// describe its encoding (`TagMapping.encodingDescriptions`). Standard input and
-    /// pipes are not read for tags (their bytes are the decoder's); damaged tags give an empty
-    /// carriage with the error.
+    /// pipes are not read for tags (their bytes are the decoder's); damaged tags give what FFmpeg
+    /// reads of them (`metadataKeepingWhatCanBeRead`), with the error.
     public static func reading(_ input: String) -> MetadataCarriage {
         var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
-        var tags: FileMetadata?
-        do {
-            guard let metadata = try metadata(of: input) else { return carriage }
-            tags = metadata
-            carriage.metadata = metadata
-            carriage.metadata.tags = TagMapping.carried(metadata.tags)
-        } catch {
-            carriage.readError = error
+        let (read, error) = metadataKeepingWhatCanBeRead(of: input)
+        carriage.readError = error
+        let tags = error == nil ? read : nil
+        if let read {
+            carriage.metadata = read
+            carriage.metadata.tags = TagMapping.carried(read.tags)
+        } else if error == nil {
+            return carriage
         }
         if let chunks = chunks(of: input, tags: tags ?? FileMetadata()) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
         return carriage
@@ -67,6 +68,18 @@ public struct MetadataCarriage: Sendable {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return try MetadataFile.read(path: path)
+    }
+
+    /// The tags and pictures of the file at `path`, as `metadata(of:)` gives them, or with why
+    /// they could not be: tags TagLib finds damaged give what FFmpeg reads of them (its demuxers
+    /// skip a bad atom or frame and read on), without pictures, and an error that says so.
+    public static func metadataKeepingWhatCanBeRead(of path: String) -> (metadata: FileMetadata?, error: MetadataError?) {
+        do { return (try metadata(of: path), nil) } catch {
+            guard error.kind == .damaged, let salvaged = FFmpegTags.read(path: path), !salvaged.isEmpty else { return (nil, error) }
+            let tags = Tags(salvaged)
+            return (FileMetadata(tags: tags), MetadataError(path: path, kind: .damaged, reason: "tags partly read: TagLib finds them damaged, "
+                                                            + "so what FFmpeg reads is kept (\(tags.keys.joined(separator: ", "))), and no pictures"))
+        }
     }
 
     /// The `bext`, iXML and markers of the file at `path`, with what of them was damaged; nil for

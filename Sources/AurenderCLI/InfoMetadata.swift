@@ -34,11 +34,10 @@ struct InfoMetadata: Encodable {
     }
 
     /// Every tag and picture of `path`, or none for standard input, a pipe or a device (their
-    /// bytes are the decoder's), and with the error when the tags are damaged.
+    /// bytes are the decoder's), and with the error when the tags are damaged (then what FFmpeg reads of them).
     static func read(_ path: String) -> (metadata: InfoMetadata, error: MetadataError?) {
-        do { return (InfoMetadata(try MetadataCarriage.metadata(of: path) ?? FileMetadata()), nil) } catch {
-            return (InfoMetadata(FileMetadata()), error)
-        }
+        let (metadata, error) = MetadataCarriage.metadataKeepingWhatCanBeRead(of: path)
+        return (InfoMetadata(metadata ?? FileMetadata()), error)
     }
 
     /// The text lines: `Tags        : ARTIST = A`, one a value, then one a picture; nothing without either.

@@ -83,6 +83,9 @@ final class LibAVReader {
     /// The container's chapters (an MPEG-4 chapter track or Nero `chpl` list, Matroska's
     /// chapters), in frames at `sampleRate`, with their titles ("" when none), in the file's order.
     let chapters: [(start: Int64, end: Int64, title: String)]
+    /// The container's and the audio stream's metadata (an Ogg stream's comments are its
+    /// stream's), by FFmpeg's names, in FFmpeg's order.
+    let metadata: [(key: String, value: String)]
     /// Interleaved channels.
     let channelCount: Int
     /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`) and its description.
@@ -213,6 +216,15 @@ final class LibAVReader {
             let frames = AVRational(num: 1, den: Int32(rate))
             let title = api.av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) } ?? ""
             return (api.av_rescale_q(chapter.start, chapter.time_base, frames), api.av_rescale_q(chapter.end, chapter.time_base, frames), title)
+        }
+        metadata = [context.pointee.metadata, stream.pointee.metadata].flatMap { dictionary in
+            var entries: [(key: String, value: String)] = []
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let found = api.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                if let key = found.pointee.key, let value = found.pointee.value { entries.append((String(cString: key), String(cString: value))) }
+                entry = found
+            }
+            return entries
         }
         let format = context.pointee.iformat.pointee
         demuxer = (String(cString: format.name), format.long_name.map { String(cString: $0) } ?? String(cString: format.name))
