@@ -71,14 +71,16 @@ public struct MetadataCarriage: Sendable {
     }
 
     /// The tags and pictures of the file at `path`, as `metadata(of:)` gives them, or with why
-    /// they could not be: tags TagLib finds damaged give what FFmpeg reads of them (its demuxers
-    /// skip a bad atom or frame and read on), without pictures, and an error that says so.
+    /// they could not be: tags TagLib finds damaged, or in a format it does not read (a DSF's
+    /// ID3v2), give what FFmpeg reads of them (its demuxers skip a bad atom or frame and read
+    /// on), without pictures, and an error that says so.
     public static func metadataKeepingWhatCanBeRead(of path: String) -> (metadata: FileMetadata?, error: MetadataError?) {
         do { return (try metadata(of: path), nil) } catch {
-            guard error.kind == .damaged, let salvaged = FFmpegTags.read(path: path), !salvaged.isEmpty else { return (nil, error) }
-            let tags = Tags(salvaged)
-            return (FileMetadata(tags: tags), MetadataError(path: path, kind: .damaged, reason: "tags partly read: TagLib finds them damaged, "
-                                                            + "so what FFmpeg reads is kept (\(tags.keys.joined(separator: ", "))), and no pictures"))
+            guard [.damaged, .unsupported].contains(error.kind), let salvaged = FFmpegTags.read(path: path), !salvaged.isEmpty else { return (nil, error) }
+            let tags = Tags(salvaged), kept = tags.keys.joined(separator: ", ")
+            let reason = error.kind == .damaged ? "tags partly read: TagLib finds them damaged, so what FFmpeg reads is kept (\(kept)), and no pictures"
+                : "tags read by FFmpeg (\(kept)), without pictures: " + error.reason.replacingOccurrences(of: "tags not read: ", with: "")
+            return (FileMetadata(tags: tags), MetadataError(path: path, kind: error.kind, reason: reason))
         }
     }
 

@@ -108,3 +108,34 @@ import Testing
         #expect(try TaggedFiles.metaflacTags(output)?.first { $0.0 == "TITLE" }?.1 == "Song")
     }
 }
+
+/// Tags in a format TagLib does not read come through FFmpeg's reading of them.
+@Suite struct FFmpegReadTagsTests {
+    /// A DSF file (Sony's DSD stream file) of one block of stereo DSD, with an ID3v2.3 tag at its end holding `title`.
+    static func dsf(title: String) -> [UInt8] {
+        func little(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let block = 4_096, channels = 2
+        // An alternating pattern: DSD's idle tone, which decodes to silence.
+        let data = [UInt8](repeating: 0x69, count: block * channels)
+        let text = [3] + Array(title.utf8)
+        let frame = Array("TIT2".utf8) + [0, 0, UInt8(text.count >> 7), UInt8(text.count & 0x7F)] + [0, 0] + text
+        let id3 = Array("ID3".utf8) + [3, 0, 0] + [0, 0, UInt8(frame.count >> 7), UInt8(frame.count & 0x7F)] + frame
+        let metadataOffset = 28 + 52 + 12 + data.count
+        let total = metadataOffset + id3.count
+        var file = Array("DSD ".utf8) + little(28, 8) + little(total, 8) + little(metadataOffset, 8)
+        file += Array("fmt ".utf8) + little(52, 8) + little(1, 4) + little(0, 4) + little(2, 4) + little(channels, 4)
+        file += little(2_822_400, 4) + little(1, 4) + little(block * 8, 8) + little(block, 4) + little(0, 4)
+        file += Array("data".utf8) + little(12 + data.count, 8) + data
+        return file + id3
+    }
+
+    @Test func aDSFsID3TagIsReadByFFmpegAndCarried() throws {
+        let folder = try TemporaryFolder()
+        let input = folder.file("tagged.dsf"), output = folder.file("out.flac")
+        try Data(Self.dsf(title: "Idle")).write(to: URL(fileURLWithPath: input))
+        let result = try aurender([input, output, "--rate", "44100"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "aurender: \(input): tags read by FFmpeg (TITLE), without pictures: TagLib reads no tags in DSF files\n")
+        #expect(try TaggedFiles.metaflacTags(output)?.first { $0.0 == "TITLE" }?.1 == "Idle")
+    }
+}
