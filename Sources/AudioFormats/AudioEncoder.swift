@@ -20,4 +20,12 @@ public protocol AudioEncoder: AnyObject {
     func write(_ samples: UnsafePointer<Int32>, frames: Int) throws(AudioFormatError)
     /// Completes and closes the file, reporting any failure.
     func finish() throws(AudioFormatError)
+    /// Whether the encoder writes `EncoderSettings.leadingTags` before its audio; one that does
+    /// not leaves the tags to be written into the finished file, or named as lost on a pipe.
+    var wroteLeadingTags: Bool { get }
+}
+
+extension AudioEncoder {
+    /// None, but for the encoders whose formats place their tags before the audio.
+    public var wroteLeadingTags: Bool { false }
 }

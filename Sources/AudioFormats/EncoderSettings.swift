@@ -11,9 +11,10 @@ public struct EncoderSettings: Sendable, Equatable {
     /// an encoder whose container holds none leaves them, and the render names them as not kept.
     /// They compress nothing, so `isDefault` does not look at them.
     public var chapters: [EncoderChapter] = []
-    /// The tags an encoder writes before its audio, for an output it cannot go back into (a
-    /// pipe); nil for a file, whose tags are written into it once it is finished. An encoder
-    /// whose format places none before its audio leaves them. Not compression either.
+    /// The tags an encoder writes before its audio, so that no tag library rewrites the finished
+    /// file and an output it cannot go back into (a pipe) gets them; nil leaves the tags to be
+    /// written into the finished file. An encoder whose format places none before its audio
+    /// leaves them (`AudioEncoder.wroteLeadingTags`). Not compression either.
     public var leadingTags: LeadingTags?
 
     /// Settings of `bitRate` or `quality`; none gives the encoder's defaults.
@@ -59,8 +60,8 @@ public struct EncoderChapter: Sendable, Equatable {
     }
 }
 
-/// The tags an encoder places before its audio, already in the form its format holds them, for
-/// an output that is written once, front to back (a pipe), where no tag library can go back.
+/// The tags an encoder places before its audio, already in the form its format holds them: one
+/// pass writes them, and a pipe, which no tag library can go back into, gets them too.
 public struct LeadingTags: Sendable, Equatable {
     /// Vorbis comment fields, `FIELD=value` in UTF-8, for FLAC, Ogg Vorbis and Opus (an Ogg
     /// stream's pictures among them, as `METADATA_BLOCK_PICTURE` fields).

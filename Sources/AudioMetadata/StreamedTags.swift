@@ -1,8 +1,9 @@
-/// The tags and pictures of an output written once, front to back (a pipe), in the form its format
-/// places them before its audio, for its encoder to write there; and what the form could not hold.
+/// The tags and pictures of an output in the form its format places them before its audio, for
+/// its encoder to write there; and what the form could not hold.
 ///
-/// A file's tags are written by TagLib into the finished file; a pipe cannot be gone back into,
-/// so its tags must be ready before the first byte. The mapping is the same: Vorbis comments take
+/// Written by the encoder, they cost no second pass over the finished file (TagLib would move
+/// every byte of an MP3 to make room for its ID3v2 tag), and a pipe, which cannot be gone back
+/// into, gets them before its first byte of audio. The mapping is the same: Vorbis comments take
 /// TagLib's property names as their field names (as TagLib's `XiphComment` does), and an MP3's
 /// ID3v2 tag is rendered by TagLib from the same property map.
 public struct StreamedTags: Sendable, Equatable {
@@ -16,9 +17,9 @@ public struct StreamedTags: Sendable, Equatable {
     /// What the output cannot hold of the metadata; nil when it holds all of it.
     public var loss: MetadataLoss?
 
-    /// The tags `metadata` gives a stream of `format` at `path`; nil for a format whose tags
-    /// aurender writes only after the audio (MP4's, WAV's and AIFF's chunks, which come after the
-    /// header their encoders write first).
+    /// The tags `metadata` gives an output of `format` at `path` (an empty MP3 tag when there
+    /// is nothing to write: no tag at all); nil for a format whose tags aurender writes into the
+    /// finished file (MP4's atoms, WAV's and AIFF's chunks, which come after what their encoders write).
     public static func rendering(_ metadata: FileMetadata, as format: TagFormat, path: String) throws(MetadataError) -> StreamedTags? {
         var wanted = metadata
         wanted.tags = TagMapping.tags(metadata.tags, for: format.system)
@@ -35,8 +36,9 @@ public struct StreamedTags: Sendable, Equatable {
             }
             streamed.pictureBlocks = written.pictures.map(pictureBlock)
         case .mpeg:
-            let (tag, refused) = try TagLibFile.renderID3v2(wanted, path: path)
             written.tags = wanted.tags
+            guard !wanted.isEmpty else { break }
+            let (tag, refused) = try TagLibFile.renderID3v2(wanted, path: path)
             for key in refused { written.tags[key] = [] }
             streamed.id3v2 = tag
         case .mp4, .oggFLAC, .wav, .aiff:

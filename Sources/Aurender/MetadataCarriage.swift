@@ -166,32 +166,36 @@ public struct MetadataCarriage: Sendable {
     /// carried, what was not kept of each, and what could not be read. A write that fails is the
     /// output's error.
     /// `chaptersByEncoder`: whether the encoder was handed the markers as chapters (`encoderChapters`).
-    /// `streamedLoss`: what an output on a pipe, whose encoder wrote its tags (`streamedTags`), did not keep of them.
+    /// `tagsByEncoder`: the tags the encoder wrote before the audio (`leadingTags`), and what
+    /// they could not hold; nil leaves the tags to TagLib (or names them as lost on a pipe).
     func write(into destination: OutputFile, format: StreamFormat, type: AudioContainer, encoding: AudioEncoding,
-               frames: Int64, chaptersByEncoder: Bool = false, streamedLoss: MetadataLoss? = nil) throws(RenderError) -> MetadataOutcome {
+               frames: Int64, chaptersByEncoder: Bool = false, tagsByEncoder: LeadingTagOutcome? = nil) throws(RenderError) -> MetadataOutcome {
         let chunks = retimedChunks(outputFrames: frames)
-        let tagLoss = destination.unfinishedFileDescriptor == nil ? streamedLoss : try writeTags(into: destination, type: type, encoding: encoding)
+        let tagLoss = tagsByEncoder == nil ? try writeTags(into: destination, type: type, encoding: encoding) : tagsByEncoder?.loss
         let chunkLoss = try writeChunks(chunks, into: destination, format: format, type: type, encoding: encoding, frames: frames,
                                         chaptersByEncoder: chaptersByEncoder)
         return MetadataOutcome(readError: readError, loss: tagLoss, chunkReadError: chunkReadError, chunkLoss: chunkLoss,
                                carried: CarriedMetadata(tags: metadata, chunks: chunks, tagLoss: tagLoss, chunkLoss: chunkLoss))
     }
 
-    /// The tags the encoder of a `type` output on a pipe at `path` writes before its audio, in the
-    /// form the format holds them (`StreamedTags`), and what the output cannot hold: all of them
-    /// where the format places none before its audio, or where TagLib is missing for an MP3's.
-    func streamedTags(for type: AudioContainer, encoding: AudioEncoding, path: String) throws(RenderError) -> (tags: LeadingTags?, loss: MetadataLoss?) {
-        let format = Self.tagFormat(for: type, encoding: encoding)
-        let lost = { (reason: String) in metadata.isEmpty && metadata.unmapped.isEmpty ? nil : MetadataLoss(path: path, dropping: metadata, because: reason) }
-        if format == .mpeg, let reason = MetadataFile.unavailability { return (nil, lost(reason)) }
+    /// Tags for an encoder to write before its audio, and what of the metadata they cannot hold.
+    struct LeadingTagOutcome {
+        var tags: LeadingTags
+        var loss: MetadataLoss?
+    }
+
+    /// The tags the encoder of a `type` output at `path` writes before its audio, in the form the
+    /// format holds them (`StreamedTags`: FLAC's blocks, Vorbis and Opus comment headers, an
+    /// MP3's ID3v2 tag), so that no tag library rewrites the finished file and a pipe gets them
+    /// too; nil for a format whose tags go elsewhere, and for an MP3 without TagLib.
+    func leadingTags(for type: AudioContainer, encoding: AudioEncoding, path: String) throws(RenderError) -> LeadingTagOutcome? {
+        guard let format = Self.tagFormat(for: type, encoding: encoding) else { return nil }
+        if format == .mpeg, MetadataFile.unavailability != nil { return nil }
         do throws(MetadataError) {
-            guard let format else { return (nil, lost(Self.holdsNoTags(type))) }
-            guard let streamed = try StreamedTags.rendering(metadata, as: format, path: path) else {
-                return (nil, lost("an output to a pipe or device carries tags only in FLAC, Ogg Vorbis, Opus and MP3, which hold them before the audio"))
-            }
+            guard let streamed = try StreamedTags.rendering(metadata, as: format, path: path) else { return nil }
             let pictures = format == .flac ? [] : streamed.pictureBlocks.map { "METADATA_BLOCK_PICTURE=" + Data($0).base64EncodedString() }
-            return (LeadingTags(comments: streamed.comments + pictures, pictures: format == .flac ? streamed.pictureBlocks : [],
-                                id3v2: streamed.id3v2), streamed.loss)
+            return LeadingTagOutcome(tags: LeadingTags(comments: streamed.comments + pictures, pictures: format == .flac ? streamed.pictureBlocks : [],
+                                                       id3v2: streamed.id3v2), loss: streamed.loss)
         } catch {
             throw .output(AudioFormatError(path: path, kind: .writeFailed, reason: error.reason))
         }
@@ -262,18 +266,22 @@ public struct MetadataCarriage: Sendable {
         }
     }
 
-    /// Writes the tags and pictures into `destination`'s finished, unlinked file (an output on a
-    /// pipe has its encoder's, `streamedTags`), as `type` holds them, in place of any tag its encoder wrote (`TagFormat.isStampedByItsEncoder`), and gives
+    /// Writes the tags and pictures into `destination`'s finished, unlinked file (where its
+    /// encoder did not, `leadingTags`), as `type` holds them, in place of any tag its encoder wrote (`TagFormat.isStampedByItsEncoder`), and gives
     /// what was not kept (nil when nothing was lost). A write that fails is the
     /// output's error: TagLib may have rewritten part of the file, so it must not be put in place.
     private func writeTags(into destination: OutputFile, type: AudioContainer, encoding: AudioEncoding) throws(RenderError) -> MetadataLoss? {
         let format = Self.tagFormat(for: type, encoding: encoding)
         guard !metadata.isEmpty || !metadata.unmapped.isEmpty || format?.isStampedByItsEncoder == true else { return nil }
         let path = destination.path
-        guard let descriptor = destination.unfinishedFileDescriptor else { return nil }
         guard let format else { return MetadataLoss(path: path, dropping: metadata, because: Self.holdsNoTags(type)) }
         if let reason = MetadataFile.unavailability {
             return metadata.isEmpty && metadata.unmapped.isEmpty ? nil : MetadataLoss(path: path, dropping: metadata, because: reason)
+        }
+        guard let descriptor = destination.unfinishedFileDescriptor else {
+            return metadata.isEmpty && metadata.unmapped.isEmpty ? nil
+                : MetadataLoss(path: path, dropping: metadata, because: "an output to a pipe or device carries tags only where its encoder "
+                               + "writes them before the audio (FLAC, Ogg Vorbis, Opus, MP3)")
         }
         do {
             let loss = try MetadataFile.write(metadata, toDescriptor: descriptor, as: format, path: path)

@@ -186,7 +186,8 @@ enum OutputRendering {
     }
 
     /// Pulls `outputNode` to its end into `output`, through an unfinished file put into place
-    /// only on success, with `metadata`'s tags and pictures written into it first (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
+    /// only on success, with `metadata`'s tags and pictures written before the audio by the
+    /// encoder where it can (`MetadataCarriage.leadingTags`), else into the finished file (flushed to storage as `settings.durability` asks); returns the frames written, what clipped and, when the settings ask for
     /// the level, the sum of the squares of every sample, when they ask for sketches, the
     /// output's, and what of the metadata the output kept and did not keep. The graph's scheduled
     /// parameter changes land on their exact frames (the generic output splits slices there).
@@ -206,19 +207,18 @@ enum OutputRendering {
             ? SignalSketcher(sampleRate: format.sampleRate, channelCount: format.channelCount, expectedFrames: expectedFrames,
                               reconstructsPeaks: true) : nil
         var settings = encoderSettings
-        var streamedLoss: MetadataLoss?
-        if destination.unfinishedFileDescriptor != nil {
-            settings.chapters = metadata.encoderChapters(for: type)
-        } else {
-            do { (settings.leadingTags, streamedLoss) = try metadata.streamedTags(for: type, encoding: encoding, path: output.path) } catch {
-                destination.discard()
-                throw error
-            }
+        if destination.unfinishedFileDescriptor != nil { settings.chapters = metadata.encoderChapters(for: type) }
+        var leading: MetadataCarriage.LeadingTagOutcome?
+        do { leading = try metadata.leadingTags(for: type, encoding: encoding, path: output.path) } catch {
+            destination.discard()
+            throw error
         }
+        settings.leadingTags = leading?.tags
         do {
             let encoder = try FormatRegistry.standard.makeEncoder(fileDescriptor: destination.fileDescriptor, path: output.path,
                                                                   container: type, encoding: encoding, sampleRate: Int(format.sampleRate),
                                                                   channelCount: format.channelCount, settings: settings)
+            if !encoder.wroteLeadingTags { leading = nil }
             writer = ThreadedFileWriter(file: encoder, dither: dither, measuringLevel: options.measuresLevel,
                                         startOffset: destination.position, notify: sketcher)
         } catch {
@@ -239,7 +239,7 @@ enum OutputRendering {
                 throw RenderError.clipped(path: output.path, count: writer.clipCount)
             }
             outcome = try metadata.write(into: destination, format: format, type: type, encoding: encoding, frames: writer.framesWritten,
-                                         chaptersByEncoder: !settings.chapters.isEmpty, streamedLoss: streamedLoss)
+                                         chaptersByEncoder: !settings.chapters.isEmpty, tagsByEncoder: leading)
             do { try destination.commit() } catch { throw RenderError.output(error) }
         } catch {
             destination.discard()

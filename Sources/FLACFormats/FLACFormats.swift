@@ -45,7 +45,7 @@ public struct FLACFormats: AudioEncoderKind {
         return try ParallelFLACEncoder(fileDescriptor: fileDescriptor, path: path, encoding: encoding,
                                        settings: LibFLAC.Settings(channelCount: channelCount, bitsPerSample: bits, sampleRate: sampleRate, level: 5),
                                        workerCount: workerCount ?? Self.processorCount, cueOffsets: settings.chapters.map(\.start),
-                                       tags: settings.leadingTags ?? LeadingTags())
+                                       tags: settings.leadingTags)
     }
 
     private static let encodings: [AudioEncoding] = [.pcmS8, .pcm16, .pcm24]

@@ -24,6 +24,7 @@ final class ParallelFLACEncoder: AudioEncoder {
     let container = AudioContainer.flac
     let encoding: AudioEncoding
     var channelCount: Int { settings.channelCount }
+    var wroteLeadingTags: Bool { wroteTags }
 
     private let fileDescriptor: Int32
     private let settings: LibFLAC.Settings
@@ -46,8 +47,10 @@ final class ParallelFLACEncoder: AudioEncoder {
     private var closed = false
     /// Where the cue sheet's tracks start, in frames (at most `FLACCueSheet.trackLimit`); none writes no `CUESHEET` block.
     private let cueOffsets: [Int64]
-    /// The tags the header holds (an output on a pipe, where no tag library can write them after).
+    /// The tags the header holds, so that no tag library rewrites the finished file (and a pipe gets them).
     private let tags: LeadingTags
+    /// Whether tags were given to write.
+    private let wroteTags: Bool
 
     /// An encoder of `settings` writing to `fileDescriptor` (which it owns) with `workerCount`
     /// threads; libFLAC's refusal of the settings as an error about `path`.
@@ -55,9 +58,10 @@ final class ParallelFLACEncoder: AudioEncoder {
     /// whose header can be written again, with the tracks that start before its end.
     /// `tags`: the comments and pictures the header holds.
     init(fileDescriptor: Int32, path: String, encoding: AudioEncoding, settings: LibFLAC.Settings, workerCount: Int,
-         cueOffsets: [Int64] = [], tags: LeadingTags = LeadingTags()) throws(AudioFormatError) {
+         cueOffsets: [Int64] = [], tags: LeadingTags? = nil) throws(AudioFormatError) {
         self.fileDescriptor = fileDescriptor
-        self.tags = tags
+        self.tags = tags ?? LeadingTags()
+        wroteTags = tags != nil
         self.cueOffsets = Array(cueOffsets.sorted().prefix(FLACCueSheet.trackLimit))
         self.path = path
         self.encoding = encoding

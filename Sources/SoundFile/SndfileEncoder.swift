@@ -14,6 +14,7 @@ final class SndfileEncoder: AudioEncoder {
 
     var path: String { file.path }
     var channelCount: Int { file.channelCount }
+    var wroteLeadingTags: Bool { file.holdsLeadingTags }
 
     func write(_ samples: UnsafePointer<Float>, frames: Int) throws(AudioFormatError) { try file.write(samples, frames: frames) }
     func write(_ samples: UnsafePointer<Int16>, frames: Int) throws(AudioFormatError) { try file.write(samples, frames: frames) }

@@ -21,6 +21,8 @@ public final class SoundFileWriter {
     private let fileDescriptor: Int32
     /// An Ogg stream's pages on their way to `fileDescriptor`.
     private let relay: OggPageRelay?
+    /// Whether the tags given were written before the audio (an Ogg stream's or an MP3's).
+    public let holdsLeadingTags: Bool
     /// Whether any frame was written: libsndfile's FLAC encoder writes its header with the first.
     private var wroteFrames = false
 
@@ -43,6 +45,7 @@ public final class SoundFileWriter {
         self.encoding = encoding
         self.channelCount = channelCount
         self.fileDescriptor = fileDescriptor
+        holdsLeadingTags = tags != nil && (type == .ogg || type == .mpeg)
         relay = type == .ogg ? OggPageRelay(fileDescriptor: fileDescriptor, path: path, tags: tags ?? LeadingTags()) : nil
         guard Self.canWrite(type: type, encoding: encoding, sampleRate: sampleRate, channelCount: channelCount) else {
             throw SoundFileError(path: path, kind: .unsupportedFormat,
