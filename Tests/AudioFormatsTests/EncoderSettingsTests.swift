@@ -15,3 +15,13 @@ import Testing
         #expect(EncoderSettings.bitRate(parsing: text) == nil)
     }
 }
+
+@Suite struct LeadingTagsTests {
+    @Test func aVorbisCommentBodyHasTheVendorThenEachCommentWithItsLength() {
+        let body = LeadingTags(comments: ["TITLE=Song", "ARTIST=Ä"]).vorbisCommentBody(vendor: Array("libX".utf8))
+        let expected: [UInt8] = [4, 0, 0, 0] + Array("libX".utf8) + [2, 0, 0, 0] + [10, 0, 0, 0] + Array("TITLE=Song".utf8)
+            + [9, 0, 0, 0] + Array("ARTIST=Ä".utf8)
+        #expect(body == expected)
+        #expect(LeadingTags().vorbisCommentBody(vendor: []) == [0, 0, 0, 0, 0, 0, 0, 0])
+    }
+}
