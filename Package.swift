@@ -159,7 +159,7 @@ let package = Package(
             plugins: ["EmbedPresetsPlugin"]
         ),
         .target(name: "Aurender", dependencies: ["AudioGraph", "AudioDSP", "AudioFormats", "AudioFiles", "Resampling", "Loudness", "AudioNodes",
-                                                 "PluginHost", "SignalAnalysis", "SpatialAudio", "AudioMetadata", "FourierTransforms", "FFmpegFormats"]),
+                                                 "PluginHost", "SignalAnalysis", "SpatialAudio", "AudioMetadata", "FourierTransforms"]),
         .executableTarget(
             name: "AurenderCLI",
             dependencies: ["Aurender", "PluginHost", "VoiceProcessing", "SpatialAudio", .product(name: "ArgumentParser", package: "swift-argument-parser")]

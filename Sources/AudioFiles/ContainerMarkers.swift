@@ -5,7 +5,8 @@ import FFmpegFormats
 import FLACFormats
 
 /// The markers a file's container holds beside chunks and tags: a FLAC's `CUESHEET` (read by
-/// libFLAC) and an MPEG-4 file's chapters (read by FFmpeg, when the build has it), each a region
+/// libFLAC) and an MPEG-4 file's chapters (read by FFmpeg, when the build has it, less the
+/// untitled one a chapter track needs before a first chapter that starts later), each a region
 /// in frames at the file's rate, for a render to carry; and what a FLAC output's cue sheet holds.
 public enum ContainerMarkers {
     /// The tracks a FLAC output's cue sheet holds (its encoder writes one at each marker).
@@ -18,7 +19,11 @@ public enum ContainerMarkers {
         if head.starts(with: Array("fLaC".utf8)) { return FLACCueSheet.read(path: path)?.markers ?? [] }
         #if FFmpeg
         if Array(head[4..<8]) == Array("ftyp".utf8) {
-            return FFmpegChapters.markers(path: path).map { ($0.frame, $0.length, $0.label, "") }
+            let chapters = FFmpegChapters.markers(path: path)
+            // A chapter track covers its file from the start, so a writer puts an untitled chapter
+            // before a first one that starts later (aurender's encoder does): that is no marker.
+            let filler = chapters.count > 1 && chapters[0].frame == 0 && chapters[0].label.isEmpty
+            return chapters.dropFirst(filler ? 1 : 0).map { ($0.frame, $0.length, $0.label, "") }
         }
         #endif
         return []

@@ -8,7 +8,6 @@ import AudioFormats
 import AudioGraph
 import AudioMetadata
 import AudioNodes
-import FFmpegFormats
 import Foundation
 
 /// What a render carries into its output besides the samples: tags and pictures, Broadcast WAV
@@ -76,7 +75,7 @@ public struct MetadataCarriage: Sendable {
     /// on), without pictures, and an error that says so.
     public static func metadataKeepingWhatCanBeRead(of path: String) -> (metadata: FileMetadata?, error: MetadataError?) {
         do { return (try metadata(of: path), nil) } catch {
-            guard [.damaged, .unsupported].contains(error.kind), let salvaged = FFmpegTags.read(path: path), !salvaged.isEmpty else { return (nil, error) }
+            guard [.damaged, .unsupported].contains(error.kind), let salvaged = ContainerTags.readByFFmpeg(path: path), !salvaged.isEmpty else { return (nil, error) }
             let tags = Tags(salvaged), kept = tags.keys.joined(separator: ", ")
             let reason = error.kind == .damaged ? "tags partly read: TagLib finds them damaged, so what FFmpeg reads is kept (\(kept)), and no pictures"
                 : "tags read by FFmpeg (\(kept)), without pictures: " + error.reason.replacingOccurrences(of: "tags not read: ", with: "")

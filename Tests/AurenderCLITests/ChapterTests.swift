@@ -85,8 +85,8 @@ import Testing
         let again = try aurender([m4a, back])
         #expect(again.status == 0)
         #expect(again.standardError == "")
-        #expect(Files.markers(in: try Files.chunks(of: back)) == [Files.Marker(frame: 0, regionLength: 24_000),
-                                                                  Files.Marker(frame: 24_000, label: "Slate", regionLength: 24_000),
+        // The untitled chapter before Slate only kept Slate at its time: it is no marker.
+        #expect(Files.markers(in: try Files.chunks(of: back)) == [Files.Marker(frame: 24_000, label: "Slate", regionLength: 24_000),
                                                                   Files.Marker(frame: 48_000, label: "Verse", regionLength: 48_000),
                                                                   Files.Marker(frame: 96_000, label: "Tail", regionLength: 48_000)])
     }
