@@ -36,8 +36,8 @@ public final class AudioInput: Sendable {
         case whole(length: Int, audioSizeField: LeadingMetadata.AudioSizeField?)
         /// More than `limit` bytes: the tags are not read (the head holds what it would have).
         case tooLarge(limit: Int)
-        /// The input ended inside it: its sizes are damaged, and the tags are not read.
-        case endsInside
+        /// Its header is damaged (or the input ended inside it), so the tags are not read; `reason` says how.
+        case damaged(reason: String)
         /// None: a layout without metadata before its audio, or an input that ended first.
         case none
     }
@@ -181,10 +181,12 @@ public final class AudioInput: Sendable {
                 return (head, .whole(length: length, audioSizeField: field))
             case .none:
                 return (head, LeadingMetadataRead.none)
+            case .damaged(let reason):
+                return (head, .damaged(reason: reason))
             case .needs(let length):
                 guard length <= limit else { return (head, .tooLarge(limit: limit)) }
                 let more = try readHead(descriptor, path: path, consuming: consuming, size: length - head.count, after: head.count)
-                if more.count < length - head.count { return (head + more, .endsInside) }
+                if more.count < length - head.count { return (head + more, .damaged(reason: "it ends inside the metadata its header states before the audio")) }
                 head += more
             }
         }

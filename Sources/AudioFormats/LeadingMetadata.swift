@@ -17,8 +17,10 @@ public enum LeadingMetadata {
         case complete(length: Int, audioSizeField: AudioSizeField?)
         /// At least `length` bytes must be read to know.
         case needs(length: Int)
-        /// No layout this reads, or a layout whose header is broken: nothing before the audio to read.
+        /// No layout this reads: nothing before the audio to read.
         case none
+        /// A layout whose header is broken, so where its metadata ends is unknown; `reason` says what.
+        case damaged(reason: String)
     }
 
     /// Where an audio chunk's size lies in a header, and how it is written.
@@ -29,6 +31,13 @@ public enum LeadingMetadata {
         public let width: Int
         /// Whether its first byte is the least significant.
         public let littleEndian: Bool
+
+        /// The field of `width` bytes at `offset`.
+        public init(offset: Int, width: Int, littleEndian: Bool) {
+            self.offset = offset
+            self.width = width
+            self.littleEndian = littleEndian
+        }
     }
 
     /// The leading metadata of the input `bytes` start.
@@ -44,7 +53,7 @@ public enum LeadingMetadata {
         if tail.starts(with: ascii("ID3")) {
             guard tail.count >= 10 else { return .needs(length: start + 10) }
             let base = tail.startIndex
-            guard tail[(base + 6)...(base + 9)].allSatisfy({ $0 < 0x80 }) else { return .none }
+            guard tail[(base + 6)...(base + 9)].allSatisfy({ $0 < 0x80 }) else { return .damaged(reason: "the size of its ID3v2 tag is damaged") }
             let size = 10 + tail[(base + 6)...(base + 9)].reduce(0) { $0 << 7 | Int($1) } + (tail[base + 5] & 0x10 != 0 ? 10 : 0)
             guard bytes.count >= start + size + 4 else { return .needs(length: start + size + 4) }
             let following = extent(bytes, at: start + size)

@@ -20,8 +20,8 @@ extension MetadataCarriage {
         case .tooLarge(let limit):
             let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"
             return failed(input.path, .unsupported, "tags not read: the metadata before its audio is larger than the \(size) read from a pipe")
-        case .endsInside:
-            return failed(input.path, .damaged, "tags not read: it ends inside the metadata its header states before the audio")
+        case .damaged(let reason):
+            return failed(input.path, .damaged, "tags not read: " + reason)
         case .whole(let length, let field):
             var bytes = Array(input.head[0..<length])
             if let field { for index in field.offset..<(field.offset + field.width) { bytes[index] = 0 } }
@@ -43,6 +43,7 @@ extension MetadataCarriage {
         switch LeadingMetadata.extent(head) {
         case .complete(let length, let field) where length <= head.count: .whole(length: length, audioSizeField: field)
         case .none: .none
+        case .damaged(let reason): .damaged(reason: reason)
         default: .tooLarge(limit: head.count)
         }
     }
