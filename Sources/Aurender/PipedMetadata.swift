@@ -14,6 +14,25 @@ extension MetadataCarriage {
     /// file to it), then removed. What the input holds after its audio (ID3v1, APEv2, a WAV's
     /// chunks after `data`, an MP4's `moov` at its end) cannot be read from a pipe.
     public static func reading(piped input: AudioInput) -> MetadataCarriage {
+        fromLeadingCopy(of: input) { reading($0) }
+    }
+
+    /// Every tag, picture and chunk the pipe or device at `path` (`-` is standard input) holds
+    /// before its audio, as they are (none dropped as describing its encoding), with what could
+    /// not be read, for a listing of the file; nil when `path` is no pipe. Its decoder, opened
+    /// first, must have kept them (`FormatRegistry.openDecoder(path:raw:leadingMetadataLimit:)`).
+    public static func everything(piped path: String) -> MetadataCarriage? {
+        guard AudioInput.isPipe(path), let input = try? AudioInput.shared(path: path, decoding: false) else { return nil }
+        return fromLeadingCopy(of: input) { copy in
+            var carriage = MetadataCarriage.none
+            do throws(MetadataError) { carriage.metadata = try metadata(of: copy) ?? FileMetadata() } catch { carriage.readError = error }
+            if let chunks = chunks(of: copy, tags: carriage.metadata) { (carriage.metadata.chunks, carriage.chunkReadError) = chunks }
+            return carriage
+        }
+    }
+
+    /// What `read` finds in a copy of the leading metadata of the piped `input`, its errors naming the input.
+    private static func fromLeadingCopy(of input: AudioInput, _ read: (String) -> MetadataCarriage) -> MetadataCarriage {
         switch input.leadingMetadata ?? wholeInHead(input.head) {
         case .none:
             return .none
@@ -30,7 +49,7 @@ extension MetadataCarriage {
                 return failed(input.path, .cannotOpen, "tags not read: no temporary file for them: " + error.reason)
             }
             defer { unlink(copy) }
-            var carriage = reading(copy)
+            var carriage = read(copy)
             carriage.readError = carriage.readError.map { MetadataError(path: input.path, kind: $0.kind, reason: $0.reason) }
             carriage.chunkReadError = carriage.chunkReadError.map { MetadataError(path: input.path, kind: $0.kind, reason: $0.reason) }
             return carriage
@@ -78,7 +97,7 @@ extension MetadataCarriage {
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
-            let wrote = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            let wrote = bytes.withUnsafeBytes { writeDescriptor(descriptor, $0.baseAddress! + written, bytes.count - written) }
             if wrote < 0, errno == EINTR { continue }
             guard wrote > 0 else {
                 let reason = String(cString: strerror(errno))
@@ -89,4 +108,9 @@ extension MetadataCarriage {
         }
         return path
     }
+}
+
+/// The C library's `write`, out of reach of the name `MetadataCarriage.write`.
+private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

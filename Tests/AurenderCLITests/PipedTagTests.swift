@@ -147,6 +147,19 @@ import Testing
         #expect(try samples(of: folder.file("piped.wav")).samples == (try samples(of: folder.file("file.wav")).samples))
     }
 
+    @Test func infoShowsAPipedFilesTagsAndBext() throws {
+        let folder = try TemporaryFolder()
+        guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Listed")], picture: "Cover", in: folder) else { return }
+        let listed = try aurender(["info", "-"], input: try contents(flac))
+        #expect(listed.status == 0)
+        #expect(listed.standardError == "")
+        #expect(listed.output.contains("Tags        : TITLE = Listed\n"))
+        #expect(listed.output.contains("Pictures    : front cover, image/png, \(TaggedFiles.png.count) bytes, \"Cover\""))
+        let wave = try aurender(["info", "-"], input: Data(broadcastWave()))
+        #expect(wave.status == 0)
+        #expect(wave.output.contains("TITLE = Piped wave") && wave.output.contains("Bext        : description: Piped take\n"))
+    }
+
     /// A plan read first (`--verbose`) opens the decoder before the tags are read: both get the one input.
     @Test func aVerbosePlanBeforeTheRenderKeepsThePipedTags() throws {
         let folder = try TemporaryFolder()
