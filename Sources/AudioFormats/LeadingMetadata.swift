@@ -81,10 +81,13 @@ public enum LeadingMetadata {
         }
     }
 
-    /// Whole pages until two packets (an identification and a comment header) are complete.
+    /// Whole pages until the header packets that hold the tags are complete: an identification
+    /// and a comment header (Vorbis, Opus), or in Ogg FLAC every metadata block, each a packet,
+    /// as many as its first packet states.
     private static func ogg(_ bytes: ArraySlice<UInt8>, at start: Int) -> Extent {
         var offset = 0
         var packets = 0
+        var wanted = 2
         while true {
             guard bytes.count >= offset + 27 else { return .needs(length: start + offset + 27) }
             let page = bytes.startIndex + offset
@@ -92,9 +95,15 @@ public enum LeadingMetadata {
             let segments = Int(bytes[page + 26])
             guard bytes.count >= offset + 27 + segments else { return .needs(length: start + offset + 27 + segments) }
             let lacing = bytes[(page + 27)..<(page + 27 + segments)]
+            if offset == 0 {
+                let packet = page + 27 + segments
+                guard bytes.endIndex >= packet + 9 else { return .needs(length: start + 27 + segments + 9) }
+                let headers = Int(bytes[packet + 7]) << 8 | Int(bytes[packet + 8])
+                if bytes[packet..<(packet + 5)].elementsEqual([0x7F] + ascii("FLAC")), headers > 0 { wanted = 1 + headers }
+            }
             packets += lacing.filter { $0 < 255 }.count
             offset += 27 + segments + lacing.reduce(0) { $0 + Int($1) }
-            if packets >= 2 { return .complete(length: start + offset, audioSizeField: nil) }
+            if packets >= wanted { return .complete(length: start + offset, audioSizeField: nil) }
         }
     }
 

@@ -55,6 +55,13 @@ import Darwin
         #expect(LeadingMetadata.extent(first + Array(second.prefix(40))) == .needs(length: first.count + second.count))
     }
 
+    @Test func oggFLACEndsWithThePageThatCompletesEveryMetadataBlockItsFirstPacketCounts() {
+        let mapping: [UInt8] = [0x7F] + ascii("FLAC") + [1, 0, 0, 3] + ascii("fLaC") + [UInt8](repeating: 0, count: 38)
+        let first = ascii("OggS") + [UInt8](repeating: 0, count: 22) + [1, UInt8(mapping.count)] + mapping
+        let comment = oggPage([40, 30]), picture = oggPage([20]), audio = oggPage([50])
+        #expect(LeadingMetadata.extent(first + comment + picture + audio) == .complete(length: first.count + comment.count + picture.count, audioSizeField: nil))
+    }
+
     @Test func chunkedFilesEndAtTheHeaderOfTheirAudioChunk() {
         let wave = BroadcastWaveFiles.wave(samples: [1, 2, 3, 4], sampleRate: 8000,
                                            before: [.init("bext", [UInt8](repeating: 0, count: 602)), .init("LIST", ascii("INFOINAM") + little32(2) + ascii("A\0"))])
