@@ -117,7 +117,7 @@ public struct RenderJob {
     /// The input's format, read from its header (opening it for the plan and run that follow).
     public func inputFormat() throws -> StreamFormat {
         try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage,
-                                         readingTags: readsInputTags).format
+                           readingTags: readsInputTags).format
     }
 
     /// Builds and initializes the graph without reading audio, and describes it.
@@ -151,7 +151,7 @@ public struct RenderJob {
     func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
         let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage,
-                                         readingTags: readsInputTags)
+                                       readingTags: readsInputTags)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
         let reading = OutputRendering.makeReader(file, input: input, readingAhead: readingAhead, settings: options.settings)
         let reader = reading.source

@@ -168,6 +168,10 @@ import Testing
         let result = try aurender(["-", output, "-v", "--channel-map", "0,1"], input: try contents(flac))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try TaggedFiles.metaflacTags(output)?.first { $0.0 == "TITLE" }?.1 == "Planned")
+        #expect(result.standardError.contains(
+            "tags: -: a pipe gives only what its format holds before the audio (no ID3v1, APEv2 or chunks after it)\n"))
+        let unasked = try aurender(["-", folder.file("bare.flac"), "-v", "--no-tags"], input: try contents(flac))
+        #expect(unasked.status == 0 && !unasked.standardError.contains("tags: -:"))
     }
 }
 
