@@ -35,6 +35,8 @@ import Testing
         if let listing = try MutagenListing.of(output) {
             #expect(listing.pictures == [.init(type: 3, mime: "image/png", description: "Cover", size: TaggedFiles.png.count)])
         }
+        #expect(try aurender([flac, folder.file("from-file.flac")]).status == 0)
+        #expect(bytes(output) == bytes(folder.file("from-file.flac")), "the same output as from the file")
         try expectSameSamplesPipedAndNot(flac, in: folder)
     }
 
