@@ -19,23 +19,31 @@ public struct FormatRegistry: Sendable {
     }
 
     /// Opens `path` (`-` for standard input); `raw` describes a headerless input, which is
-    /// not sniffed (so a raw stream is read as soon as its first bytes come).
-    public func openDecoder(path: String, raw: RawFormat? = nil) throws(AudioFormatError) -> any AudioDecoder {
-        try openDecoder(for: try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0), raw: raw)
+    /// not sniffed (so a raw stream is read as soon as its first bytes come). A pipe's input is
+    /// the one its tag reader got, if it came first (`AudioInput.shared`); else its head takes the
+    /// metadata before the audio up to `leadingMetadataLimit` bytes, for the tag reader after.
+    public func openDecoder(path: String, raw: RawFormat? = nil, leadingMetadataLimit: Int? = nil) throws(AudioFormatError) -> any AudioDecoder {
+        try openDecoder(for: try Self.input(path, raw: raw, leadingMetadataLimit: leadingMetadataLimit), raw: raw)
     }
 
     /// Opens `path` (`-` for standard input) with the kind named `decoder` (`libsndfile` or
     /// `sndfile`, `FFmpeg`; any case), whatever its content, to force one decoder.
-    public func openDecoder(path: String, raw: RawFormat? = nil, decoder: String) throws(AudioFormatError) -> any AudioDecoder {
+    public func openDecoder(path: String, raw: RawFormat? = nil, decoder: String, leadingMetadataLimit: Int? = nil) throws(AudioFormatError) -> any AudioDecoder {
         guard let kind = kind(named: decoder) else {
             throw AudioFormatError(path: path, kind: .unsupportedInput,
                                    reason: "no decoder called \(decoder) in this build (it has \(kinds.filter(\.decodes).map(\.name).joined(separator: ", ")))")
         }
-        let input = try AudioInput(path: path, headBytes: raw == nil ? AudioInput.headSize : 0)
+        let input = try Self.input(path, raw: raw, leadingMetadataLimit: leadingMetadataLimit)
         if raw == nil, input.isEmpty {
             throw AudioFormatError(path: input.path, kind: .invalidFile, reason: input.path == "-" ? "standard input is empty" : "the file is empty")
         }
         return try kind.makeDecoder(for: input, raw: raw)
+    }
+
+    /// The input at `path` for a decoder: a raw one without a head, another with the head the sniffer reads.
+    private static func input(_ path: String, raw: RawFormat?, leadingMetadataLimit: Int?) throws(AudioFormatError) -> AudioInput {
+        raw == nil ? try AudioInput.shared(path: path, leadingMetadataLimit: leadingMetadataLimit, decoding: true)
+            : try AudioInput.shared(path: path, headBytes: 0, decoding: true)
     }
 
     /// The decoding kind called `name`, ignoring case and a leading `lib` (`sndfile` is

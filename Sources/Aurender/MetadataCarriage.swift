@@ -41,11 +41,18 @@ public struct MetadataCarriage: Sendable {
     /// Carries nothing.
     public static let none = MetadataCarriage(metadata: FileMetadata(), readError: nil)
 
-    /// What `input` carries: its tags and pictures when it is a regular file, less those that
-    /// describe its encoding (`TagMapping.encodingDescriptions`). Standard input and
-    /// pipes are not read for tags (their bytes are the decoder's); damaged tags give what FFmpeg
+    /// What `input` carries: its tags and pictures, less those that describe its encoding
+    /// (`TagMapping.encodingDescriptions`). From standard input or another pipe, only what its
+    /// format places before the audio, taken into the head its decoder reads first
+    /// (`reading(piped:)`); nothing from a `headerless` (raw) one. Damaged tags give what FFmpeg
     /// reads of them (`metadataKeepingWhatCanBeRead`), with the error.
-    public static func reading(_ input: String) -> MetadataCarriage {
+    public static func reading(_ input: String, headerless: Bool = false) -> MetadataCarriage {
+        if AudioInput.isPipe(input) {
+            guard !headerless, let piped = try? AudioInput.shared(path: input, leadingMetadataLimit: LeadingMetadata.pipeLimit, decoding: false) else {
+                return .none
+            }
+            return reading(piped: piped)
+        }
         var carriage = MetadataCarriage(metadata: FileMetadata(), readError: nil)
         let (read, error) = metadataKeepingWhatCanBeRead(of: input)
         carriage.readError = error
@@ -116,7 +123,9 @@ public struct MetadataCarriage: Sendable {
     /// that cannot be read is the render's error: it was asked for by name. A `leveled` output
     /// (played back by its stored gains, `RenderSettings.replayGain`) carries none of those
     /// gains (`StoredGain.keys`), which a player would apply again; an edit may still set them.
-    public static func resolving(_ choice: TagChoice, input: String?, leveled: Bool = false) throws(RenderError) -> MetadataCarriage {
+    /// `headerless`: the input is raw, so a pipe of it holds no tags.
+    public static func resolving(_ choice: TagChoice, input: String?, headerless: Bool = false,
+                                 leveled: Bool = false) throws(RenderError) -> MetadataCarriage {
         guard choice.carries else { return .none }
         var carriage: MetadataCarriage
         if let source = choice.source {
@@ -132,7 +141,7 @@ public struct MetadataCarriage: Sendable {
                 throw .input(AudioFormatError(path: source, kind: error.kind == .cannotOpen ? .cannotOpen : .invalidFile, reason: error.reason))
             }
         } else {
-            carriage = input.map(reading) ?? .none
+            carriage = input.map { reading($0, headerless: headerless) } ?? .none
         }
         if leveled { for key in StoredGain.keys { carriage.metadata.tags[key] = [] } }
         carriage.metadata.tags = choice.edited(carriage.metadata.tags)

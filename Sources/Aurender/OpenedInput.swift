@@ -33,9 +33,10 @@ final class OpenedInputs {
 
     /// The decoder for input number `index`, at `path`, opened through the registry the first time:
     /// by the registry's choice, or by the decoder called `forcing` (`RenderSettings.decoder`);
-    /// `salvaging` reads a short input to its last frame that decodes (`SalvagingDecoder`).
+    /// `salvaging` reads a short input to its last frame that decodes (`SalvagingDecoder`);
+    /// `readingTags` keeps a pipe's metadata before its audio for the tag reader (`MetadataCarriage`).
     func decoder(_ index: Int = 0, for path: String, raw: RawFormat? = nil, forcing: String? = nil,
-                 salvaging: Bool = false) throws(RenderError) -> any AudioDecoder {
+                 salvaging: Bool = false, readingTags: Bool = false) throws(RenderError) -> any AudioDecoder {
         if let opened = decoders[index], opened.path == path {
             if opened.decoder.isSeekable {
                 do { try opened.decoder.rewind() } catch { throw .input(error) }
@@ -43,10 +44,11 @@ final class OpenedInputs {
             return opened.decoder
         }
         do {
+            let limit = readingTags && raw == nil ? LeadingMetadata.pipeLimit : nil
             let decoder = if let forcing {
-                try FormatRegistry.standard.openDecoder(path: path, raw: raw, decoder: forcing)
+                try FormatRegistry.standard.openDecoder(path: path, raw: raw, decoder: forcing, leadingMetadataLimit: limit)
             } else {
-                try FormatRegistry.standard.openDecoder(path: path, raw: raw)
+                try FormatRegistry.standard.openDecoder(path: path, raw: raw, leadingMetadataLimit: limit)
             }
             let opened: any AudioDecoder = salvaging ? SalvagingDecoder(decoder) : decoder
             decoders[index] = (path, opened)

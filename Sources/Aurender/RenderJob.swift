@@ -116,7 +116,8 @@ public struct RenderJob {
 
     /// The input's format, read from its header (opening it for the plan and run that follow).
     public func inputFormat() throws -> StreamFormat {
-        try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage).format
+        try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage,
+                           readingTags: readsInputTags).format
     }
 
     /// Builds and initializes the graph without reading audio, and describes it.
@@ -131,7 +132,7 @@ public struct RenderJob {
     public func run() throws -> Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
                                                 inputs: [input], subject: input,
-                                                metadata: try .resolving(options.settings.tags, input: input,
+                                                metadata: try .resolving(options.settings.tags, input: input, headerless: options.rawInput != nil,
                                                                          leveled: options.settings.replayGain != nil)) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
@@ -140,13 +141,17 @@ public struct RenderJob {
         return summary
     }
 
+    /// Whether the input's own tags are carried, so a pipe's metadata before its audio is kept for them.
+    private var readsInputTags: Bool { options.settings.tags.carries && options.settings.tags.source == nil }
+
     /// Opens the input and builds the graph for `pass` (its trims measured, its gain last before
     /// the output; a pass that only finds the silence ends at the trim, which is first, so it
     /// reads and converts the input and no more); `readingAhead` starts the reader's thread (a
     /// plan reads no audio, so it uses the plain reader).
     func prepare(readingAhead: Bool, pass: RenderPass) throws -> PreparedRender {
         try OutputRendering.refuseSameFile(inputs: [input], output: output)
-        let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage)
+        let whole = try opened.decoder(for: input, raw: options.rawInput, forcing: options.settings.decoder, salvaging: options.settings.salvage,
+                                       readingTags: readsInputTags)
         let file = try options.excerpt.map { (excerpt) throws(RenderError) in try ExcerptDecoder(whole, excerpt: excerpt) } ?? whole
         let reading = OutputRendering.makeReader(file, input: input, readingAhead: readingAhead, settings: options.settings)
         let reader = reading.source

@@ -53,8 +53,12 @@ struct InfoChunks: Encodable {
         }
     }
 
-    /// The chunks of `path` at `sampleRate`, none for standard input, a pipe or a device, and the damage when a chunk is damaged.
+    /// The chunks of `path` at `sampleRate` (of standard input, a pipe or a device, those before
+    /// its audio), and the damage when a chunk is damaged.
     static func read(_ path: String, sampleRate: Double) -> (chunks: InfoChunks, damage: MetadataError?) {
+        if let piped = MetadataCarriage.everything(piped: path) {
+            return (InfoChunks(piped.metadata.chunks, sampleRate: sampleRate), piped.chunkReadError)
+        }
         let read = MetadataCarriage.chunks(of: path)
         return (InfoChunks(read?.metadata ?? ChunkMetadata(), sampleRate: sampleRate), read?.damage)
     }

@@ -137,8 +137,9 @@ struct InfoCommand: ParsableCommand {
     /// Opens a file, with the decoder named when one is, keeping the typed error.
     static func open(_ path: String, decoder: String? = nil) -> Result<any AudioDecoder, AudioFormatError> {
         do throws(AudioFormatError) {
-            guard let decoder else { return .success(try FormatRegistry.standard.openDecoder(path: path)) }
-            return .success(try FormatRegistry.standard.openDecoder(path: path, decoder: decoder))
+            // A pipe's metadata before its audio is kept in its head for the tags shown after.
+            guard let decoder else { return .success(try FormatRegistry.standard.openDecoder(path: path, leadingMetadataLimit: LeadingMetadata.pipeLimit)) }
+            return .success(try FormatRegistry.standard.openDecoder(path: path, decoder: decoder, leadingMetadataLimit: LeadingMetadata.pipeLimit))
         } catch {
             return .failure(error)
         }

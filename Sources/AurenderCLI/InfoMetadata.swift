@@ -33,9 +33,11 @@ struct InfoMetadata: Encodable {
         }
     }
 
-    /// Every tag and picture of `path`, or none for standard input, a pipe or a device (their
-    /// bytes are the decoder's), and with the error when the tags are damaged (then what FFmpeg reads of them).
+    /// Every tag and picture of `path` (of standard input, a pipe or a device, those before its
+    /// audio: `MetadataCarriage.everything(piped:)`), and with the error when the tags are damaged
+    /// (then what FFmpeg reads of them).
     static func read(_ path: String) -> (metadata: InfoMetadata, error: MetadataError?) {
+        if let piped = MetadataCarriage.everything(piped: path) { return (InfoMetadata(piped.metadata), piped.readError) }
         let (metadata, error) = MetadataCarriage.metadataKeepingWhatCanBeRead(of: path)
         return (InfoMetadata(metadata ?? FileMetadata()), error)
     }

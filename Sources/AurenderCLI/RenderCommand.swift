@@ -114,7 +114,7 @@ struct RenderCommand: PositionalArgumentsValidating {
             throw fail(message, status)
         }
         try rendering.runner(hints: hints).perform(job, label: input, planStyle: rendering.planStyle,
-                                                   preface: rendering.console.verbose ? equalizerLines(preset) : []) { summary, seconds in
+                                                   preface: rendering.console.verbose ? equalizerLines(preset) + pipedTagLines(job) : []) { summary, seconds in
             report(job, summary: summary, seconds: seconds, preset: preset)
         }
     }
@@ -198,6 +198,13 @@ struct RenderCommand: PositionalArgumentsValidating {
     }
 
     /// What the EQ does with the preset, for `--verbose`, before the plan shows the graph.
+    /// What `--verbose` says of the tags of an input read from a pipe: only those before its audio.
+    private func pipedTagLines(_ job: RenderJob) -> [String] {
+        let tags = job.options.settings.tags
+        guard tags.carries, tags.source == nil, job.options.rawInput == nil, AudioInput.isPipe(job.input) else { return [] }
+        return ["tags: \(job.input): a pipe gives only what its format holds before the audio (no ID3v1, APEv2 or chunks after it)"]
+    }
+
     private func equalizerLines(_ preset: EQPreset?) -> [String] {
         guard let preset else { return [] }
         let preamp = Double(Float(equalizer.preamp.map { $0.decibels(for: preset) } ?? 0))
