@@ -8,7 +8,7 @@ import AudioFormats
 import AudioGraph
 import AudioMetadata
 import AudioNodes
-import Foundation
+import FoundationEssentials
 
 /// What a render carries into its output besides the samples: tags and pictures, Broadcast WAV
 /// `bext`, iXML and markers, read before the render and written into the finished output before
@@ -85,7 +85,7 @@ public struct MetadataCarriage: Sendable {
             guard [.damaged, .unsupported].contains(error.kind), let salvaged = ContainerTags.readByFFmpeg(path: path), !salvaged.isEmpty else { return (nil, error) }
             let tags = Tags(salvaged), kept = tags.keys.joined(separator: ", ")
             let reason = error.kind == .damaged ? "tags partly read: TagLib finds them damaged, so what FFmpeg reads is kept (\(kept)), and no pictures"
-                : "tags read by FFmpeg (\(kept)), without pictures: " + error.reason.replacingOccurrences(of: "tags not read: ", with: "")
+                : "tags read by FFmpeg (\(kept)), without pictures: " + error.reason.trimmingPrefix("tags not read: ")
             return (FileMetadata(tags: tags), MetadataError(path: path, kind: error.kind, reason: reason))
         }
     }
