@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How hard a lossy encoder compresses: a target bit rate or a quality, each nil for the
 /// encoder's default.
 ///
@@ -66,13 +72,15 @@ public struct LeadingTags: Sendable, Equatable {
     /// Vorbis comment fields, `FIELD=value` in UTF-8, for FLAC, Ogg Vorbis and Opus (an Ogg
     /// stream's pictures among them, as `METADATA_BLOCK_PICTURE` fields).
     public var comments: [String]
-    /// A FLAC stream's pictures, as the bodies of its `PICTURE` blocks.
-    public var pictures: [[UInt8]]
-    /// A whole ID3v2 tag, for an MP3; empty for none.
-    public var id3v2: [UInt8]
+    /// A FLAC stream's pictures, as the bodies of its `PICTURE` blocks, each in pieces written one
+    /// after another (its fields, then the image's own bytes, written from where they are).
+    public var pictures: [[Data]]
+    /// A whole ID3v2 tag, for an MP3, as pieces written one after another (a picture's bytes are a
+    /// piece of their own, written from where they are rather than copied into the tag); empty for none.
+    public var id3v2: [Data]
 
     /// Comments and pictures for a Xiph format, or an ID3v2 tag for an MP3.
-    public init(comments: [String] = [], pictures: [[UInt8]] = [], id3v2: [UInt8] = []) {
+    public init(comments: [String] = [], pictures: [[Data]] = [], id3v2: [Data] = []) {
         self.comments = comments
         self.pictures = pictures
         self.id3v2 = id3v2

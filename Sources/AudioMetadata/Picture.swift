@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A picture a file carries (cover art and the like): its ID3v2/FLAC type, MIME type, description and bytes.
 public struct Picture: Equatable, Sendable {
     /// What a picture shows, numbered as ID3v2's `APIC` and FLAC's `PICTURE` number it (0 to 20).
@@ -29,8 +35,10 @@ public struct Picture: Equatable, Sendable {
     public var mimeType: String
     /// The description, often empty.
     public var description: String
-    /// The picture's bytes.
-    public var data: [UInt8]
+    /// The picture's bytes. Read from a file, they are the buffer TagLib read them into, shared
+    /// rather than copied, and written out from there: a 20 MB cover is held once, not once for
+    /// each step between the input and the output.
+    public var data: Data
     /// What FLAC's `PICTURE` block states of the image (ID3v2 and MP4 state nothing): kept from
     /// FLAC and Ogg inputs into FLAC and Ogg outputs.
     public var dimensions: Dimensions
@@ -49,7 +57,7 @@ public struct Picture: Equatable, Sendable {
     }
 
     /// A picture of `kind` with these bytes.
-    public init(kind: Kind, mimeType: String, description: String = "", data: [UInt8], dimensions: Dimensions = Dimensions()) {
+    public init(kind: Kind, mimeType: String, description: String = "", data: Data, dimensions: Dimensions = Dimensions()) {
         self.kind = kind
         self.mimeType = mimeType
         self.description = description

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The tags and pictures of an output in the form its format places them before its audio, for
 /// its encoder to write there; and what the form could not hold.
 ///
@@ -9,11 +15,11 @@
 public struct StreamedTags: Sendable, Equatable {
     /// Vorbis comment fields, `FIELD=value`, for FLAC, Ogg Vorbis and Opus.
     public var comments: [String] = []
-    /// The pictures as the bodies of FLAC `PICTURE` blocks (an Ogg stream holds the same bytes in
-    /// base64, as `METADATA_BLOCK_PICTURE` comments).
-    public var pictureBlocks: [[UInt8]] = []
-    /// A whole ID3v2.4 tag, for an MP3.
-    public var id3v2: [UInt8] = []
+    /// The pictures as the bodies of FLAC `PICTURE` blocks, each as its fields and then the
+    /// picture's own bytes (an Ogg stream holds the same bytes in base64, as `METADATA_BLOCK_PICTURE` comments).
+    public var pictureBlocks: [[Data]] = []
+    /// A whole ID3v2.4 tag, for an MP3, as the pieces to write one after another (`ID3v2Pictures`).
+    public var id3v2: [Data] = []
     /// What the output cannot hold of the metadata; nil when it holds all of it.
     public var loss: MetadataLoss?
 
@@ -40,7 +46,11 @@ public struct StreamedTags: Sendable, Equatable {
             guard !wanted.isEmpty else { break }
             let (tag, refused) = try TagLibFile.renderID3v2(wanted, path: path)
             for key in refused { written.tags[key] = [] }
-            streamed.id3v2 = tag
+            guard let pictured = ID3v2Pictures(adding: wanted.pictures, to: tag) else {
+                throw MetadataError(path: path, kind: .writeFailed, reason: "rendering the ID3v2 tag failed")
+            }
+            written.pictures = pictured.pictures
+            streamed.id3v2 = pictured.pieces
         case .mp4, .oggFLAC, .wav, .aiff:
             return nil
         }
@@ -55,15 +65,15 @@ public struct StreamedTags: Sendable, Equatable {
         !key.isEmpty && key.utf8.allSatisfy { (0x20...0x7D).contains($0) && $0 != UInt8(ascii: "=") }
     }
 
-    /// The body of a FLAC `PICTURE` block: kind, MIME type, description, dimensions and bytes, big-endian.
-    static func pictureBlock(_ picture: Picture) -> [UInt8] {
+    /// The body of a FLAC `PICTURE` block: kind, MIME type, description, dimensions and bytes,
+    /// big-endian; the bytes are the picture's own data, not a copy.
+    static func pictureBlock(_ picture: Picture) -> [Data] {
         func big32(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         let mime = Array(picture.mimeType.utf8), description = Array(picture.description.utf8)
         let dimensions = picture.dimensions
         var block = big32(picture.kind.number) + big32(mime.count) + mime + big32(description.count) + description
         block += big32(dimensions.width) + big32(dimensions.height) + big32(dimensions.colourDepth) + big32(dimensions.colourCount)
         block += big32(picture.data.count)
-        block += picture.data
-        return block
+        return [Data(block), picture.data]
     }
 }

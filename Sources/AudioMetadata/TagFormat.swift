@@ -35,10 +35,13 @@ public enum TagFormat: String, CaseIterable, Sendable {
     /// The largest picture the format holds, in bytes with its MIME type and description, and
     /// why; nil where no limit binds before memory does. A FLAC metadata block states its length
     /// in 24 bits, so a `PICTURE` block (32 bytes of fields beside the strings and the image) ends
-    /// at 16 MiB.
+    /// at 16 MiB; an MP3's ID3v2 tag states its length in 28 bits, all its frames together.
     public var pictureLimit: (bytes: Int, reason: String)? {
-        guard self == .flac else { return nil }
-        return ((1 << 24) - 1 - 32, "a FLAC picture block holds at most 16 MiB")
+        switch self {
+        case .flac: ((1 << 24) - 1 - 32, "a FLAC picture block holds at most 16 MiB")
+        case .mpeg: (ID3v2Pictures.largestBody - 10, "an ID3v2 tag holds at most 256 MiB")
+        default: nil
+        }
     }
 
     /// The name for messages: `MP4`, `Ogg Opus`.

@@ -4,6 +4,11 @@ import Glibc
 import Darwin
 #endif
 import CTagShimInterface
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Every call of TagLib's C shim (`CTagShim`, opened on first use as `TagShimLibrary`): reading
 /// a file's tags and pictures by path, and replacing them in a file open for writing.
@@ -88,14 +93,15 @@ enum TagLibFile {
         return file
     }
 
-    /// An ID3v2.4 tag holding `metadata`, rendered as `replace` would write it into an MP3, for a
-    /// stream that gets its tag before its audio; with the keys it holds no frame for.
+    /// An ID3v2.4 tag holding `metadata`'s tags, rendered as `replace` would write them into an
+    /// MP3, for a stream that gets its tag before its audio; with the keys it holds no frame for.
+    /// The pictures are not in it: `ID3v2Pictures` adds their frames, written from where their bytes are.
     static func renderID3v2(_ metadata: FileMetadata, path: String) throws(MetadataError) -> (tag: [UInt8], refused: [String]) {
         let shim = try library(path: path, failing: "tags not written")
         var length = 0
         var refused: UnsafeMutablePointer<CChar>?
-        let rendered = withCView(of: metadata) { keys, values, count, pictures in
-            shim.renderID3v2(keys, values, count, pictures.baseAddress, pictures.count, &length, &refused)
+        let rendered = withCView(of: FileMetadata(tags: metadata.tags)) { keys, values, count, _ in
+            shim.renderID3v2(keys, values, count, &length, &refused)
         }
         guard let rendered else { throw MetadataError(path: path, kind: .writeFailed, reason: "rendering the ID3v2 tag failed") }
         defer { shim.free(rendered); shim.free(refused) }
@@ -130,10 +136,11 @@ enum TagLibFile {
                                              _ body: (UnsafeBufferPointer<tagshim_picture>) -> Result) -> Result {
         func build(_ index: Int, _ built: [tagshim_picture]) -> Result {
             guard index < pictures.count else { return built.withUnsafeBufferPointer(body) }
-            return pictures[index].data.withUnsafeBufferPointer { data in
+            return pictures[index].data.withUnsafeBytes { data in
                 let dimensions = pictures[index].dimensions
                 return build(index + 1, built + [tagshim_picture(type: Int32(pictures[index].kind.number), mime_type: strings[index].0,
-                                                                 description: strings[index].1, data: data.baseAddress, size: data.count,
+                                                                 description: strings[index].1,
+                                                                 data: data.baseAddress?.assumingMemoryBound(to: UInt8.self), size: data.count,
                                                                  width: Int32(clamping: dimensions.width), height: Int32(clamping: dimensions.height),
                                                                  color_depth: Int32(clamping: dimensions.colourDepth),
                                                                  color_count: Int32(clamping: dimensions.colourCount))])
@@ -142,8 +149,9 @@ enum TagLibFile {
         return build(0, [])
     }
 
-    /// The tags, pictures and unmapped names of an open file. A picture whose bytes are those of
-    /// one of `known` shares that one's array rather than copying them (a cover read back after
+    /// The tags, pictures and unmapped names of an open file. A picture's bytes stay in the
+    /// buffer TagLib read them into, held past the file's closing (`tagshim_picture_hold`); one
+    /// whose bytes are those of one of `known` shares that one's instead (a cover read back after
     /// writing it is not held twice).
     private static func contents(of file: OpaquePointer, sharing known: [Picture] = [], shim: TagShimLibrary) -> FileMetadata {
         var tags = Tags()
@@ -154,8 +162,9 @@ enum TagLibFile {
         for index in 0..<shim.pictureCount(file) {
             var picture = tagshim_picture()
             shim.pictureAt(file, index, &picture)
-            let bytes = UnsafeBufferPointer(start: picture.data, count: picture.size)
-            let data = known.first { $0.data.count == bytes.count && $0.data.elementsEqual(bytes) }?.data ?? Array(bytes)
+            let bytes = UnsafeRawBufferPointer(start: picture.data, count: picture.size)
+            let data = known.first { $0.data.count == bytes.count && $0.data.withUnsafeBytes { $0.elementsEqual(bytes) } }?.data
+                ?? held(picture: index, of: file, bytes: bytes, shim: shim)
             pictures.append(Picture(kind: Picture.Kind(Int(picture.type)), mimeType: String(cString: picture.mime_type),
                                     description: String(cString: picture.description), data: data,
                                     dimensions: Picture.Dimensions(width: Int(picture.width), height: Int(picture.height),
@@ -167,6 +176,14 @@ enum TagLibFile {
                                                                              dangling: danglingChapters(of: file, shim: shim),
                                                                              rate: Double(shim.sampleRate(file)))
         return metadata
+    }
+
+    /// The bytes of picture `index` of an open file, which are `bytes`, as data that holds TagLib's
+    /// buffer until it is let go; a copy if the shim cannot hold it.
+    private static func held(picture index: Int, of file: OpaquePointer, bytes: UnsafeRawBufferPointer, shim: TagShimLibrary) -> Data {
+        guard let base = bytes.baseAddress, let hold = shim.holdPicture(file, index) else { return Data(bytes) }
+        let release = shim.releasePicture
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in release(hold) })
     }
 
     /// The `CHAP` frames of an open file, in its order.
@@ -227,9 +244,9 @@ struct TagShimLibrary: @unchecked Sendable {
     typealias ChapterAt = @convention(c) (OpaquePointer?, Int, UnsafeMutablePointer<tagshim_chapter>?) -> Void
     typealias SampleRate = @convention(c) (OpaquePointer?) -> Int32
     typealias SetChapters = @convention(c) (OpaquePointer?, UnsafePointer<tagshim_chapter>?, Int) -> Int32
+    typealias HoldPicture = @convention(c) (OpaquePointer?, Int) -> UnsafeMutableRawPointer?
     typealias RenderID3v2 = @convention(c) (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int,
-                                            UnsafePointer<tagshim_picture>?, Int, UnsafeMutablePointer<Int>?,
-                                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutablePointer<UInt8>?
+                                            UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutablePointer<UInt8>?
     typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     let openPath: OpenPath
@@ -242,6 +259,8 @@ struct TagShimLibrary: @unchecked Sendable {
     let unsupported: Text
     let pictureCount: Count
     let pictureAt: PictureAt
+    let holdPicture: HoldPicture
+    let releasePicture: Free
     let replace: Replace
     let save: Save
     let setField: SetField
@@ -307,6 +326,8 @@ struct TagShimLibrary: @unchecked Sendable {
               let unsupported = symbol("tagshim_unsupported", as: Text.self),
               let pictureCount = symbol("tagshim_picture_count", as: Count.self),
               let pictureAt = symbol("tagshim_picture_at", as: PictureAt.self),
+              let holdPicture = symbol("tagshim_picture_hold", as: HoldPicture.self),
+              let releasePicture = symbol("tagshim_picture_release", as: Free.self),
               let replace = symbol("tagshim_replace", as: Replace.self),
               let save = symbol("tagshim_save", as: Save.self),
               let setField = symbol("tagshim_set_field", as: SetField.self),
@@ -330,6 +351,8 @@ struct TagShimLibrary: @unchecked Sendable {
         self.unsupported = unsupported
         self.pictureCount = pictureCount
         self.pictureAt = pictureAt
+        self.holdPicture = holdPicture
+        self.releasePicture = releasePicture
         self.replace = replace
         self.save = save
         self.setField = setField

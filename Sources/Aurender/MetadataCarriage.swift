@@ -201,7 +201,7 @@ public struct MetadataCarriage: Sendable {
         if format == .mpeg, MetadataFile.unavailability != nil { return nil }
         do throws(MetadataError) {
             guard let streamed = try StreamedTags.rendering(metadata, as: format, path: path) else { return nil }
-            let pictures = format == .flac ? [] : streamed.pictureBlocks.map { "METADATA_BLOCK_PICTURE=" + Data($0).base64EncodedString() }
+            let pictures = format == .flac ? [] : streamed.pictureBlocks.map { "METADATA_BLOCK_PICTURE=" + Data($0.joined()).base64EncodedString() }
             return LeadingTagOutcome(tags: LeadingTags(comments: streamed.comments + pictures, pictures: format == .flac ? streamed.pictureBlocks : [],
                                                        id3v2: streamed.id3v2), loss: streamed.loss)
         } catch {

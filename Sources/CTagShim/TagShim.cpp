@@ -538,6 +538,12 @@ void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture 
     picture->color_count = found.color_count;
 }
 
+void *tagshim_picture_hold(const tagshim_file *file, size_t index) {
+    return new (std::nothrow) TagLib::ByteVector(file->pictures[index].data);
+}
+
+void tagshim_picture_release(void *hold) { delete static_cast<TagLib::ByteVector *>(hold); }
+
 // The map with each key's values in one, joined by "; ": a RIFF INFO field holds one string, and
 // TagLib's INFO tag keeps only the first of several values (players read INFO before `id3 `).
 static TagLib::PropertyMap joined(const TagLib::PropertyMap &map) {
@@ -641,12 +647,11 @@ int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, si
 
 }
 
-unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count,
-                                    const tagshim_picture *pictures, size_t picture_count, size_t *length, char **rejected) {
+unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count, size_t *length,
+                                    char **rejected) {
     try {
         TagLib::ID3v2::Tag tag;
         TagLib::PropertyMap refused = tag.setProperties(propertyMap(keys, values, count));
-        writeID3v2Pictures(&tag, pictures, picture_count);
         TagLib::ByteVector rendered = tag.render();
         std::string names;
         for (const auto &entry : refused) names += utf8(entry.first) + "\n";

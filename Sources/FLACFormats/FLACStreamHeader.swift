@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AudioFormats
 
 /// The bytes before a FLAC stream's first frame, as libFLAC writes them: the `fLaC` marker, the
@@ -44,14 +49,18 @@ struct FLACStreamHeader {
 
     /// The whole header with `info`, and `vendor` and `tags`' comments in the VORBIS_COMMENT
     /// block, then a `PICTURE` block for each of `tags`' pictures; then `last`, the blocks after
-    /// them (a `CUESHEET`), when there are some.
-    static func bytes(_ info: StreamInfo, vendor: [UInt8], tags: LeadingTags = LeadingTags(), last: [UInt8] = []) -> [UInt8] {
+    /// them (a `CUESHEET`), when there are some. In pieces to write one after another: a
+    /// picture's bytes are a piece of their own, never copied into the header.
+    static func pieces(_ info: StreamInfo, vendor: [UInt8], tags: LeadingTags = LeadingTags(), last: [UInt8] = []) -> [Data] {
         let comment = tags.vorbisCommentBody(vendor: vendor)
-        var blocks: [[UInt8]] = [blockHeader(type: 4, length: comment.count, isLast: tags.pictures.isEmpty && last.isEmpty) + comment]
+        var pieces = [Data(Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes
+                           + blockHeader(type: 4, length: comment.count, isLast: tags.pictures.isEmpty && last.isEmpty) + comment)]
         for (index, picture) in tags.pictures.enumerated() {
-            blocks.append(blockHeader(type: 6, length: picture.count, isLast: index == tags.pictures.count - 1 && last.isEmpty) + picture)
+            let length = picture.reduce(0) { $0 + $1.count }
+            pieces.append(Data(blockHeader(type: 6, length: length, isLast: index == tags.pictures.count - 1 && last.isEmpty)))
+            pieces += picture
         }
-        return Array("fLaC".utf8) + [0, 0, 0, 34] + info.bytes + blocks.joined() + last
+        return last.isEmpty ? pieces : pieces + [Data(last)]
     }
 
     /// A metadata block's header: whether it is the last, its type and its body's length.

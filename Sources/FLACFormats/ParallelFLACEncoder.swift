@@ -1,4 +1,9 @@
 import AudioFormats
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -216,12 +221,13 @@ final class ParallelFLACEncoder: AudioEncoder {
         // Padding until the cue sheet is written over it at the end, when the stream's length is known.
         let cueSheet = cueOffsets.isEmpty || rewritableStart == nil ? []
             : FLACStreamHeader.blockHeader(type: 1, length: room - 4, isLast: true) + [UInt8](repeating: 0, count: room - 4)
-        let header = FLACStreamHeader.bytes(initial, vendor: LibFLAC.vendorString, tags: tags, last: cueSheet)
-        var failure: AudioFormatError?
-        header.withUnsafeBytes { bytes in
-            do throws(AudioFormatError) { try writeAll(bytes) } catch { failure = error }
+        for piece in FLACStreamHeader.pieces(initial, vendor: LibFLAC.vendorString, tags: tags, last: cueSheet) {
+            var failure: AudioFormatError?
+            piece.withUnsafeBytes { bytes in
+                do throws(AudioFormatError) { try writeAll(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
         }
-        if let failure { throw failure }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(AudioFormatError) {
@@ -260,7 +266,8 @@ final class ParallelFLACEncoder: AudioEncoder {
         guard !cueOffsets.isEmpty else { return }
         let room = FLACCueSheet.blockSize(tracks: cueOffsets.count)
         let cueSheet = FLACCueSheet.block(offsets: cueOffsets.filter { $0 < info.totalFrames }, leadOut: info.totalFrames, room: room)
-        let cueStart = off_t(start) + off_t(FLACStreamHeader.bytes(info, vendor: LibFLAC.vendorString, tags: tags).count)
+        let header = FLACStreamHeader.pieces(info, vendor: LibFLAC.vendorString, tags: tags).reduce(0) { $0 + $1.count }
+        let cueStart = off_t(start) + off_t(header)
         let cueWritten = cueSheet.withUnsafeBytes { pwrite(fileDescriptor, $0.baseAddress, $0.count, cueStart) }
         guard cueWritten == cueSheet.count else { throw writeFailed("the CUESHEET block could not be written: \(String(cString: strerror(errno)))") }
     }

@@ -62,7 +62,7 @@ final class Mpg123Stream {
             throw AudioFormatError(path: path, kind: .readFailed, reason: "libmpg123 cannot start (\(Self.message(error)))")
         }
         self.handle = handle
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue | MPG123_SKIP_ID3V2.rawValue), 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
         mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), preframes, 0)
         mpg123_format_none(handle)

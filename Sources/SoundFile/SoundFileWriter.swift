@@ -1,6 +1,11 @@
 import AudioGraph
 import AudioFormats
 import CSndfile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,8 +56,8 @@ public final class SoundFileWriter {
             throw SoundFileError(path: path, kind: .unsupportedFormat,
                                  reason: "cannot write \(encoding.name) in \(type.name) at \(sampleRate) Hz with \(channelCount) channels")
         }
-        if type == .mpeg, let tag = tags?.id3v2, !tag.isEmpty {
-            do throws(SoundFileError) { try Self.writeAll(tag, to: fileDescriptor, path: path) } catch {
+        if type == .mpeg, let tag = tags?.id3v2 {
+            do throws(SoundFileError) { for piece in tag { try Self.writeAll(piece, to: fileDescriptor, path: path) } } catch {
                 close(fileDescriptor)
                 throw error
             }
@@ -135,7 +140,7 @@ public final class SoundFileWriter {
     }
 
     /// Writes all of `bytes` to `fileDescriptor`.
-    private static func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32, path: String) throws(SoundFileError) {
+    private static func writeAll(_ bytes: Data, to fileDescriptor: Int32, path: String) throws(SoundFileError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { writeBytes(fileDescriptor, $0.baseAddress! + offset, $0.count - offset) }

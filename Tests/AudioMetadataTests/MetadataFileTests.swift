@@ -16,8 +16,8 @@ import Testing
         tags: Tags([("TITLE", "Song"), ("ARTIST", "First"), ("ARTIST", "Second"), ("ALBUM", "Record"), ("DATE", "2021-04-05"),
                     ("TRACKNUMBER", "3"), ("TRACKTOTAL", "12"), ("GENRE", "Jazz"), ("MUSICBRAINZ_TRACKID", "0b1d4b4e-3c1c-4e8e-9d2e-1f1b1f1b1f1b"),
                     ("REPLAYGAIN_TRACK_GAIN", "-6.50 dB"), ("MOOD", "Calm")]),
-        pictures: [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png),
-                   Picture(kind: Picture.Kind(4), mimeType: "image/png", description: "Back", data: TaggedFiles.png.reversed())])
+        pictures: [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: Data(TaggedFiles.png)),
+                   Picture(kind: Picture.Kind(4), mimeType: "image/png", description: "Back", data: Data(TaggedFiles.png.reversed()))])
 
     @Test func aWAVKeepsEveryTagValueAndPictureWrittenThroughADescriptor() throws {
         let folder = try TemporaryFolder()
@@ -57,15 +57,15 @@ import Testing
         // TagLib's property map orders keys alphabetically; a key's values keep the file's order.
         #expect(read.tags.keys == ["ARTIST", "TITLE", "TRACKNUMBER"])
         #expect(read.tags["ARTIST"] == ["First", "Second"])
-        #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: TaggedFiles.png,
+        #expect(read.pictures == [Picture(kind: .frontCover, mimeType: "image/png", description: "Cover", data: Data(TaggedFiles.png),
                                           dimensions: Picture.Dimensions(width: 1, height: 1, colourDepth: 24))])
     }
 
     @Test func aPictureTooLargeForAFLACBlockIsNamedWithTheReason() throws {
         let folder = try TemporaryFolder()
         guard let flac = try TaggedFiles.flac(tags: [("TITLE", "Song")], in: folder) else { return }
-        let large = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: TaggedFiles.png + [UInt8](repeating: 7, count: 1 << 24))
-        let small = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: TaggedFiles.png)
+        let large = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: Data(TaggedFiles.png + [UInt8](repeating: 7, count: 1 << 24)))
+        let small = Picture(kind: .frontCover, mimeType: "image/png", description: "", data: Data(TaggedFiles.png))
         let loss = try write(FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [large]), to: flac, as: .flac)
         #expect(loss.pictures == 1)
         #expect(loss.description == "\(flac): cover art not kept: 1 picture (a FLAC picture block holds at most 16 MiB)")

@@ -1,4 +1,5 @@
 import AudioMetadata
+import Foundation
 import Testing
 
 @Suite struct TagsTests {
@@ -66,7 +67,7 @@ extension TagMappingTests {
 
 @Suite struct MetadataLossTests {
     @Test func anOutputThatHoldsNoneNamesWhatItDrops() {
-        let metadata = FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [Picture(kind: .frontCover, mimeType: "image/png", data: [1, 2])])
+        let metadata = FileMetadata(tags: Tags([("TITLE", "Song")]), pictures: [Picture(kind: .frontCover, mimeType: "image/png", data: Data([1, 2]))])
         let loss = MetadataLoss(path: "out.au", dropping: metadata, because: "AU holds no tags")
         #expect(loss.description == "out.au: tags and cover art not kept: AU holds no tags")
         let tagsOnly = MetadataLoss(path: "out.au", dropping: FileMetadata(tags: Tags([("TITLE", "Song")])), because: "AU holds no tags")

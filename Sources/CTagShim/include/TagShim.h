@@ -68,6 +68,12 @@ const char *tagshim_unsupported(const tagshim_file *file, size_t index);
 size_t tagshim_picture_count(const tagshim_file *file);
 void tagshim_picture_at(const tagshim_file *file, size_t index, tagshim_picture *picture);
 
+/// A hold on the bytes of picture `index` that outlives the file: the buffer TagLib read them
+/// into is shared, not copied, so a large cover is held once. Its `data` and `size` are those
+/// `tagshim_picture_at` gives; `tagshim_picture_release` lets it go. NULL when out of memory.
+void *tagshim_picture_hold(const tagshim_file *file, size_t index);
+void tagshim_picture_release(void *hold);
+
 /// Replaces every property of the file with `count` pairs (a key given several times keeps each
 /// value, in order) and every picture with `picture_count` pictures, in memory; `tagshim_save`
 /// writes them. Returns 0, or -1 when the format holds no tags at all.
@@ -119,12 +125,13 @@ int tagshim_sample_rate(const tagshim_file *file);
 /// `tagshim_save_keeping` writes them. Returns 0, or -1 when the format holds no ID3v2 tag.
 int tagshim_set_chapters(tagshim_file *file, const tagshim_chapter *chapters, size_t count);
 
-/// Renders an ID3v2.4 tag holding `count` pairs and `picture_count` pictures, mapped as
-/// `tagshim_replace` maps them into an MP3, for a stream that gets its tag before its audio (a
-/// pipe). Returns the tag's bytes (its length in `length`) and, in `rejected`, the keys it holds no
-/// frame for, one a line; both are freed with `tagshim_free`. NULL when TagLib fails.
-unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count,
-                                    const tagshim_picture *pictures, size_t picture_count, size_t *length, char **rejected);
+/// Renders an ID3v2.4 tag holding `count` pairs, mapped as `tagshim_replace` maps them into an
+/// MP3, for a stream that gets its tag before its audio (a pipe); its pictures' `APIC` frames are
+/// the caller's to add, which can write their bytes from where they are. Returns the tag's bytes
+/// (its length in `length`) and, in `rejected`, the keys it holds no frame for, one a line; both
+/// are freed with `tagshim_free`. NULL when TagLib fails.
+unsigned char *tagshim_render_id3v2(const char *const *keys, const char *const *values, size_t count, size_t *length,
+                                    char **rejected);
 
 /// Frees a buffer the shim returned.
 void tagshim_free(void *buffer);
