@@ -32,6 +32,9 @@ import Testing
         #expect(big32(17) == 5 && Array(block[21..<26]) == Array("Cover".utf8))
         #expect([big32(26), big32(30), big32(34), big32(38)] == [1, 1, 24, 0] as [Int])
         #expect(big32(42) == TaggedFiles.png.count && Array(block[46...]) == TaggedFiles.png)
+        let bytes = try #require(streamed.pictureBlocks.first?.last)
+        #expect(bytes.withUnsafeBytes { $0.baseAddress } == Self.cover.data.withUnsafeBytes { $0.baseAddress },
+                "the block's image is the picture's own storage, not a copy")
     }
 
     @Test func aFLACPicturePastSixteenMebibytesIsLeftOutAndNamed() throws {
