@@ -16,7 +16,8 @@ public enum MetadataFile {
     /// (track and disc numbers shaped by `TagMapping`); then reads the file back and gives what
     /// it did not keep. A picture larger than the format holds is left out before TagLib sees it:
     /// TagLib writes a FLAC block of any size, and one past 16 MiB breaks the file. `path` names
-    /// the file in errors and in the loss.
+    /// the file in errors and in the loss. A WAV's or AIFF's pictures are added to the ID3v2 chunk
+    /// TagLib wrote the text into by `ID3v2ChunkPictures`, which holds no copy of them.
     public static func write(_ metadata: FileMetadata, toDescriptor descriptor: Int32, as format: TagFormat,
                              path: String) throws(MetadataError) -> MetadataLoss {
         var wanted = metadata
@@ -25,7 +26,15 @@ public enum MetadataFile {
         if let limit = format.pictureLimit {
             writable.pictures.removeAll { $0.data.count + $0.mimeType.utf8.count + $0.description.utf8.count > limit.bytes }
         }
-        let written = try TagLibFile.replace(with: writable, descriptor: descriptor, format: format, path: path)
+        var written: FileMetadata
+        if format == .wav || format == .aiff, !writable.pictures.isEmpty {
+            var text = writable
+            text.pictures = []
+            written = try TagLibFile.replace(with: text, descriptor: descriptor, format: format, path: path)
+            written.pictures = try ID3v2ChunkPictures.add(writable.pictures, descriptor: descriptor, path: path)
+        } else {
+            written = try TagLibFile.replace(with: writable, descriptor: descriptor, format: format, path: path)
+        }
         var loss = MetadataLoss(path: path, wanted: wanted, written: written, unmapped: metadata.unmapped,
                                 statesDimensions: format.system == .vorbisComments)
         if writable.pictures.count < wanted.pictures.count { loss.picturesReason = format.pictureLimit?.reason }

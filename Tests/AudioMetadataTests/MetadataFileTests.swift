@@ -98,4 +98,34 @@ import Testing
         try Data(header + Array("fmt ".utf8)).write(to: URL(fileURLWithPath: path))
         #expect(try MetadataFile.read(path: path).isEmpty, "a DSF whose header points at no tag holds none")
     }
+
+    /// A tenth of a second of silence, stereo 16-bit at 44.1 kHz, as an AIFF: `COMM` (its rate an
+    /// 80-bit extended float) and `SSND`.
+    static let silentAIFF: [UInt8] = {
+        func big(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let frames = 4_410
+        let comm = big(2, 2) + big(frames, 4) + big(16, 2) + [0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0]
+        let ssnd = big(0, 8) + [UInt8](repeating: 0, count: frames * 4)
+        let body = Array("AIFF".utf8) + Array("COMM".utf8) + big(comm.count, 4) + comm + Array("SSND".utf8) + big(ssnd.count, 4) + ssnd
+        return Array("FORM".utf8) + big(body.count, 4) + body
+    }()
+
+    @Test(arguments: [TagFormat.wav, .aiff])
+    func picturesGoLastInTheID3v2ChunkAndAWriteAgainReplacesIt(format: TagFormat) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file(format == .wav ? "tone.wav" : "tone.aiff")
+        if format == .wav { try TaggedFiles.toneWAV(at: path) } else { try Data(Self.silentAIFF).write(to: URL(fileURLWithPath: path)) }
+        let isAudio = { (chunk: BroadcastWaveFiles.Chunk) in chunk.id == "data" || chunk.id == "SSND" }
+        let audio = try #require(try BroadcastWaveFiles.chunks(of: path).first(where: isAudio))
+        for _ in 0..<2 { #expect(try write(Self.metadata, to: path, as: format).isEmpty) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let stated = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+        #expect((format == .aiff ? stated : Int(UInt32(stated).byteSwapped)) == bytes.count - 8, "the header states the file's size")
+        let chunks = try BroadcastWaveFiles.chunks(of: path)
+        #expect(chunks.filter { $0.id.uppercased() == "ID3 " }.count == 1 && chunks.last?.id == "ID3 ", "\(chunks.map(\.id))")
+        #expect(chunks.first(where: isAudio) == audio, "the audio is untouched")
+        let read = try MetadataFile.read(path: path)
+        #expect(read.pictures == Self.metadata.pictures)
+        #expect(read.tags["ARTIST"] == ["First", "Second"] && read.tags["MOOD"] == ["Calm"])
+    }
 }

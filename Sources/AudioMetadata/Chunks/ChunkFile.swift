@@ -3,6 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The chunks of a RIFF-family (WAV, RF64/BW64, Wave64) or AIFF file, found by their headers
 /// without reading the audio, and the chunks appended to a finished one.
@@ -128,6 +133,36 @@ struct ChunkFile {
         return nil
     }
 
+    /// Puts a chunk called `id` whose body is `pieces`, written one after another from where they
+    /// are (not copied together), after the last chunk of a RIFF or AIFF file, in place of
+    /// `replacing`, which must come after the audio: the chunks after that one move up into its
+    /// place. Sets the file's size; gives why not when a write fails, a 32-bit size cannot hold
+    /// it, or the file is another layout.
+    mutating func putLast(_ id: String, replacing chunk: Chunk?, pieces: [Data]) -> String? {
+        let audio = chunks.filter { $0.id == "data" || $0.id == "SSND" }
+        guard layout == .riff || layout == .aiff, !audio.isEmpty, chunk.map({ old in audio.allSatisfy { $0.offset < old.offset } }) ?? true else {
+            return "its audio is not where its tags can go after it"
+        }
+        let start = chunk.map { $0.offset - 8 } ?? end
+        let followingStart = chunk.map { $0.offset + $0.size + $0.size % 2 } ?? end
+        let following = Self.read(descriptor, at: followingStart, count: Int(end - followingStart))
+        let size = pieces.reduce(0) { $0 + $1.count }
+        let newEnd = start + Int64(following.count) + 8 + Int64(size + size % 2)
+        guard newEnd - 8 <= Int64(UInt32.max) else { return "the file would be longer than its 32-bit size can say" }
+        let header = Array(id.utf8) + (layout == .aiff ? Bytes.big(UInt32(size)) : Bytes.little(UInt32(size)))
+        var at = start + Int64(following.count)
+        guard Self.write(descriptor, following, at: start), Self.write(descriptor, header, at: at) else { return String(cString: strerror(errno)) }
+        at += 8
+        for piece in pieces + (size % 2 == 1 ? [Data([0])] : []) {
+            guard piece.withUnsafeBytes({ Self.write(descriptor, $0, at: at) }) else { return String(cString: strerror(errno)) }
+            at += Int64(piece.count)
+        }
+        let sizeField = layout == .aiff ? Bytes.big(UInt32(newEnd - 8)) : Bytes.little(UInt32(newEnd - 8))
+        guard ftruncate(descriptor, off_t(newEnd)) == 0, Self.write(descriptor, sizeField, at: 4) else { return String(cString: strerror(errno)) }
+        self = ChunkFile(descriptor: descriptor) ?? self
+        return nil
+    }
+
     /// Wave64's GUID of its `riff` header.
     static let wave64RIFF: [UInt8] = [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00]
     /// Wave64's GUID of its `wave` form.
@@ -162,9 +197,13 @@ struct ChunkFile {
     }
 
     private static func write(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int64) -> Bool {
+        bytes.withUnsafeBytes { write(descriptor, $0, at: offset) }
+    }
+
+    private static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
         var done = 0
         while done < bytes.count {
-            let put = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            let put = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if put < 0, errno == EINTR { continue }
             guard put > 0 else { return false }
             done += put
