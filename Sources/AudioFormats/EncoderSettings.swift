@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// How hard a lossy encoder compresses: a target bit rate or a quality, each nil for the
 /// encoder's default.

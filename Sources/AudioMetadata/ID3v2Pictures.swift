@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// An ID3v2.4 tag with `APIC` frames added to the frames TagLib rendered, as the pieces an
 /// encoder writes one after another: the picture bytes are each picture's own data, never

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A picture a file carries (cover art and the like): its ID3v2/FLAC type, MIME type, description and bytes.
 public struct Picture: Equatable, Sendable {

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The tags and pictures of an output in the form its format places them before its audio, for
 /// its encoder to write there; and what the form could not hold.

@@ -4,11 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CTagShimInterface
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Every call of TagLib's C shim (`CTagShim`, opened on first use as `TagShimLibrary`): reading
 /// a file's tags and pictures by path, and replacing them in a file open for writing.

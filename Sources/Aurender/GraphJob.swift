@@ -102,9 +102,9 @@ public struct GraphJob {
         guard options.tags.isDefault else { throw RenderError.usage("\(output.path): a graph file's output carries no tags yet, so none can be set, taken or left out") }
         let inputs = inputPaths
         var summary = try PreparedRender.render(output: output, settings: options, normalization: normalization, inputs: inputs, subject: output.path,
-                                                metadata: try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil,
-                                                                         leveled: options.replayGain != nil
-                                                                             || description.nodes.contains { $0.type == FileSourceKind.kind.name && $0.fields["replaygain"] != nil })) { pass in
+                                                metadata: { try .resolving(options.tags, input: inputs.count == 1 ? inputs[0] : nil,
+                                                                           leveled: options.replayGain != nil
+                                                                               || description.nodes.contains { $0.type == FileSourceKind.kind.name && $0.fields["replaygain"] != nil }) }) { pass in
             try build(readingAhead: true, pass: pass).render
         }
         summary.shortfalls = opened.shortfalls

@@ -89,8 +89,8 @@ public struct MixJob {
     public func run() throws -> RenderJob.Summary {
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
                                                 inputs: inputs.map(\.path), subject: output.path,
-                                                metadata: try .resolving(options.settings.tags, input: nil,
-                                                                         leveled: options.settings.replayGain != nil)) { pass in
+                                                metadata: { try .resolving(options.settings.tags, input: nil,
+                                                                           leveled: options.settings.replayGain != nil) }) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls

@@ -41,12 +41,16 @@ struct PreparedRender {
     /// there, as it cannot be read twice, and any other input that cannot go back to its start
     /// (a pipe). Errors about the loudness name `subject`.
     static func render(output: OutputDestination, settings options: RenderSettings, normalization: LoudnessNormalization?,
-                       inputs: [String], subject: String, metadata: MetadataCarriage = .none,
+                       inputs: [String], subject: String, metadata reading: () throws -> MetadataCarriage = { .none },
                        prepare: (RenderPass) throws -> PreparedRender) throws -> RenderJob.Summary {
         if normalization != nil, inputs.contains("-") {
             throw RenderError.usage("-: loudness normalization reads the input twice, so it cannot be standard input")
         }
         let first = try prepare(RenderPass(findingSilence: true))
+        // The tags are read once the inputs are open, so that what a decoder reads of its header
+        // and lets go is freed before the tags' pictures are held (libsndfile has libFLAC hand it
+        // every metadata block, a 15 MB cover too): the two never add up in the peak memory.
+        let metadata = try reading()
         let trims = first.silenceTrimNodes
         guard normalization != nil || !trims.isEmpty else {
             options.progress?.expect(frames: first.expectedFrames, sampleRate: first.format.sampleRate)

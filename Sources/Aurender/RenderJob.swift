@@ -130,14 +130,10 @@ public struct RenderJob {
     /// With a loudness normalization or a silence-trim node among the processing, the graph's
     /// output is measured first, then rendered again with the gain and the trim.
     public func run() throws -> Summary {
-        // A file is opened before its tags are read, so that what its decoder reads of its header
-        // and lets go is freed before the tags' pictures are held (libsndfile has libFLAC hand
-        // it every metadata block, a 15 MB cover too): the two never add up in the peak memory.
-        if !AudioInput.isPipe(input) { _ = try inputFormat() }
         var summary = try PreparedRender.render(output: output, settings: options.settings, normalization: options.finishing.normalization,
                                                 inputs: [input], subject: input,
-                                                metadata: try .resolving(options.settings.tags, input: input, headerless: options.rawInput != nil,
-                                                                         leveled: options.settings.replayGain != nil)) { pass in
+                                                metadata: { try .resolving(options.settings.tags, input: input, headerless: options.rawInput != nil,
+                                                                           leveled: options.settings.replayGain != nil) }) { pass in
             try prepare(readingAhead: true, pass: pass)
         }
         summary.shortfalls = opened.shortfalls

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import AudioFormats
 
 /// The bytes before a FLAC stream's first frame, as libFLAC writes them: the `fLaC` marker, the

@@ -1,11 +1,7 @@
 import AudioGraph
 import AudioFormats
 import CSndfile
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

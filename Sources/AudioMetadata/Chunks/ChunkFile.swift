@@ -3,11 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The chunks of a RIFF-family (WAV, RF64/BW64, Wave64) or AIFF file, found by their headers
 /// without reading the audio, and the chunks appended to a finished one.
