@@ -686,7 +686,7 @@ PY
     metaflac --set-tag=TITLE=Big --import-picture-from="3|image/jpeg|Cover|500x500x24|$work/cover-15mb.jpg" "$work/big-cover.flac"
     echo "| input → output | tags carried | --no-tags |"
     echo "|---|---|---|"
-    for pair in mp3:mp3 mp3:m4a mp3:flac mp3:wav flac:flac flac:mp3; do
+    for pair in mp3:mp3 mp3:m4a mp3:flac mp3:wav mp3:opus flac:flac flac:mp3; do
         local from=${pair%:*} output=${pair#*:}
         carried=$(/usr/bin/time -f %M "$aurender" -q "$work/big-cover.$from" "$work/big-out.$output" 2>&1 >/dev/null | tail -1)
         bare=$(/usr/bin/time -f %M "$aurender" -q --no-tags "$work/big-cover.$from" "$work/big-out.$output" 2>&1 >/dev/null | tail -1)

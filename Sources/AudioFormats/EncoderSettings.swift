@@ -65,11 +65,11 @@ public struct EncoderChapter: Sendable, Equatable {
 /// The tags an encoder places before its audio, already in the form its format holds them: one
 /// pass writes them, and a pipe, which no tag library can go back into, gets them too.
 public struct LeadingTags: Sendable, Equatable {
-    /// Vorbis comment fields, `FIELD=value` in UTF-8, for FLAC, Ogg Vorbis and Opus (an Ogg
-    /// stream's pictures among them, as `METADATA_BLOCK_PICTURE` fields).
+    /// Vorbis comment fields, `FIELD=value` in UTF-8, for FLAC, Ogg Vorbis and Opus.
     public var comments: [String]
-    /// A FLAC stream's pictures, as the bodies of its `PICTURE` blocks, each in pieces written one
-    /// after another (its fields, then the image's own bytes, written from where they are).
+    /// The pictures, as the bodies of FLAC `PICTURE` blocks, each in pieces written one after
+    /// another (its fields, then the image's own bytes, written from where they are): a FLAC
+    /// stream's blocks, an Ogg stream's `METADATA_BLOCK_PICTURE` fields once in base64.
     public var pictures: [[Data]]
     /// A whole ID3v2 tag, for an MP3, as pieces written one after another (a picture's bytes are a
     /// piece of their own, written from where they are rather than copied into the tag); empty for none.
@@ -82,8 +82,8 @@ public struct LeadingTags: Sendable, Equatable {
         self.id3v2 = id3v2
     }
 
-    /// The body of a Vorbis comment block or packet (without a codec's marker or framing bit):
-    /// the vendor's name, then the comments, each with its length in little-endian.
+    /// The body of a FLAC `VORBIS_COMMENT` block: the vendor's name, then the comments (not the
+    /// pictures, which have blocks of their own), each with its length in little-endian.
     public func vorbisCommentBody(vendor: [UInt8]) -> [UInt8] {
         let fields = comments.map { Array($0.utf8) }
         var body = Self.little32(vendor.count) + vendor + Self.little32(fields.count)

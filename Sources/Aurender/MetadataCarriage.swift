@@ -8,7 +8,6 @@ import AudioFormats
 import AudioGraph
 import AudioMetadata
 import AudioNodes
-import FoundationEssentials
 
 /// What a render carries into its output besides the samples: tags and pictures, Broadcast WAV
 /// `bext`, iXML and markers, read before the render and written into the finished output before
@@ -201,9 +200,8 @@ public struct MetadataCarriage: Sendable {
         if format == .mpeg, MetadataFile.unavailability != nil { return nil }
         do throws(MetadataError) {
             guard let streamed = try StreamedTags.rendering(metadata, as: format, path: path) else { return nil }
-            let pictures = format == .flac ? [] : streamed.pictureBlocks.map { "METADATA_BLOCK_PICTURE=" + Data($0.joined()).base64EncodedString() }
-            return LeadingTagOutcome(tags: LeadingTags(comments: streamed.comments + pictures, pictures: format == .flac ? streamed.pictureBlocks : [],
-                                                       id3v2: streamed.id3v2), loss: streamed.loss)
+            return LeadingTagOutcome(tags: LeadingTags(comments: streamed.comments, pictures: streamed.pictureBlocks, id3v2: streamed.id3v2),
+                                     loss: streamed.loss)
         } catch {
             throw .output(AudioFormatError(path: path, kind: .writeFailed, reason: error.reason))
         }

@@ -124,15 +124,13 @@ final class OggPageRelay {
         guard headerPackets!.count >= headerCount else { return }
         let packets = headerPackets!
         headerPackets = nil
-        var pages = [Self.identificationPage(packets[0])]
-        if packets.count > 1 {
-            pages += Self.pages(packets: [comment(replacing: packets[1])] + packets.dropFirst(2))
-        }
-        sequenceShift = Int32(pages.count) - pagesRead
-        for (sequence, var page) in pages.enumerated() {
-            seal(&page, page: 0, size: page.count, sequence: Int32(sequence))
-            page.withUnsafeBytes { send($0) }
-        }
+        let following = packets.count > 1 ? [comment(replacing: packets[1])] + packets.dropFirst(2).map(OggStreamedPacket.init(bytes:)) : []
+        let laced = following.reduce(0) { $0 + $1.count / 255 + 1 }
+        sequenceShift = 1 + Int32((laced + 254) / 255) - pagesRead
+        var page = Self.identificationPage(packets[0])
+        seal(&page, page: 0, size: page.count, sequence: 0)
+        page.withUnsafeBytes { send($0) }
+        sendPages(following, from: 1)
     }
 
     /// 3 header packets for Vorbis, 2 for Opus; 1 (none replaced) for a codec not known here.
@@ -143,37 +141,40 @@ final class OggPageRelay {
     }
 
     /// The comment packet with `tags`, keeping `original`'s marker and vendor.
-    private func comment(replacing original: [UInt8]) -> [UInt8] {
+    private func comment(replacing original: [UInt8]) -> OggStreamedPacket {
         let marker = original.starts(with: Array("OpusTags".utf8)) ? Array("OpusTags".utf8)
             : original.starts(with: [3] + Array("vorbis".utf8)) ? [3] + Array("vorbis".utf8) : nil
-        guard let marker, original.count >= marker.count + 4 else { return original }
+        guard let marker, original.count >= marker.count + 4 else { return OggStreamedPacket(bytes: original) }
         let vendorLength = (0..<4).reduce(0) { $0 | Int(original[marker.count + $1]) << (8 * $1) }
-        guard original.count >= marker.count + 4 + vendorLength else { return original }
+        guard original.count >= marker.count + 4 + vendorLength else { return OggStreamedPacket(bytes: original) }
         let vendor = Array(original[(marker.count + 4)..<(marker.count + 4 + vendorLength)])
-        return marker + tags.vorbisCommentBody(vendor: vendor) + (marker.count == 7 ? [1] : [])
+        return OggStreamedPacket(marker: marker, vendor: vendor, tags: tags, framed: marker.count == 7)
     }
 
-    /// `packets` laced into pages of at most 255 segments, the last page ending with the last packet.
-    private static func pages(packets: [[UInt8]]) -> [[UInt8]] {
-        var lacing: [(length: UInt8, packet: Int)] = []
-        for (index, packet) in packets.enumerated() {
-            lacing += Array(repeating: (255, index), count: packet.count / 255) + [(UInt8(packet.count % 255), index)]
-        }
-        var pages: [[UInt8]] = []
-        var segment = 0, offsets = Array(repeating: 0, count: packets.count)
-        while segment < lacing.count {
-            let slice = lacing[segment..<min(segment + 255, lacing.count)]
-            let continuing = segment > 0 && lacing[segment - 1].length == 255
-            var body: [UInt8] = []
-            for (length, packet) in slice {
-                body += packets[packet][offsets[packet]..<(offsets[packet] + Int(length))]
-                offsets[packet] += Int(length)
+    /// Sends `packets` laced into pages of at most 255 segments, numbered from `sequence`, the
+    /// last page ending with the last packet; each page made as it is sent.
+    private func sendPages(_ packets: [OggStreamedPacket], from sequence: Int32) {
+        var packets = packets, sequence = sequence
+        var index = 0, remaining = packets.first?.count ?? 0, continuing = false
+        while index < packets.count, failure == nil {
+            var lacing: [UInt8] = [], body: [UInt8] = []
+            while lacing.count < 255, index < packets.count {
+                let segments = min(remaining / 255 + 1, 255 - lacing.count)
+                let length = min(remaining, segments * 255)
+                lacing += [UInt8](repeating: 255, count: length / 255) + (length == segments * 255 ? [] : [UInt8(length % 255)])
+                body += packets[index].take(length)
+                remaining -= length
+                if lacing.last != 255 {
+                    index += 1
+                    remaining = index < packets.count ? packets[index].count : 0
+                }
             }
-            let endsPacket = slice.contains { $0.length < 255 }
-            pages.append(header(flags: continuing ? 1 : 0, granule: endsPacket ? 0 : -1, lacing: slice.map(\.length)) + body)
-            segment += slice.count
+            var page = Self.header(flags: continuing ? 1 : 0, granule: lacing.contains { $0 < 255 } ? 0 : -1, lacing: lacing) + body
+            continuing = lacing.last == 255
+            seal(&page, page: 0, size: page.count, sequence: sequence)
+            sequence += 1
+            page.withUnsafeBytes { send($0) }
         }
-        return pages
     }
 
     /// The first page: the identification packet alone, beginning the stream.

@@ -42,6 +42,48 @@ import Testing
         let reader = try SoundFileReader(path: folder.file("a.ogg"))
         #expect(reader.frameCount == Int64(rate), "libsndfile reads every frame back")
     }
+
+    @Test(arguments: [(AudioEncoding.vorbis, 44_100), (.opus, 48_000)])
+    func aPictureGoesIntoTheCommentPacketAsBase64MadePageByPage(encoding: AudioEncoding, rate: Int) throws {
+        let folder = try TemporaryFolder()
+        let image = Data((0..<300_001).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+        let block = [Data([0, 0, 0, 3, 0, 0, 0, 9] + Array("image/png".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [0x00, 0x04, 0x93, 0xE1]), image]
+        let tags = LeadingTags(comments: ["TITLE=Pictured"], pictures: [block])
+        let stream = try Self.encode(encoding, rate: rate, tags: tags, to: folder.file("a.ogg"))
+        #expect(try Self.encode(encoding, rate: rate, tags: tags, to: folder.file("b.ogg")) == stream, "the same bytes every run")
+        let pages = OggPage.pages(of: stream)
+        #expect(pages.enumerated().allSatisfy { $0.element.sequence == UInt32($0.offset) })
+        #expect(pages.allSatisfy { $0.bytes == stream.pageBytes(of: $0, in: pages) }, "every checksum is right")
+        let comment = try #require(Self.packets(of: pages).dropFirst().first)
+        let marker = encoding == .opus ? Array("OpusTags".utf8) : [3] + Array("vorbis".utf8)
+        #expect(comment.starts(with: marker))
+        let field = Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data(block.joined()).base64EncodedData())
+        let fieldStart = try #require(comment.firstRange(of: field)).lowerBound
+        let stated = (0..<4).reduce(0) { $0 | Int(comment[fieldStart - 4 + $1]) << (8 * $1) }
+        #expect(stated == field.count, "the field's length is stated before it")
+        #expect(comment.count == fieldStart + field.count + (encoding == .vorbis ? 1 : 0), "the picture is the last field, then Vorbis's framing bit")
+        let countAt = marker.count + 4 + (0..<4).reduce(0) { $0 | Int(comment[marker.count + $1]) << (8 * $1) }
+        #expect((0..<4).reduce(0) { $0 | Int(comment[countAt + $1]) << (8 * $1) } == 2, "two fields: the title and the picture")
+        let reader = try SoundFileReader(path: folder.file("a.ogg"))
+        #expect(reader.frameCount == Int64(rate), "libsndfile reads every frame back")
+    }
+
+    /// The packets `pages` hold, joined across pages by their lacing.
+    static func packets(of pages: [OggPage]) -> [[UInt8]] {
+        var packets: [[UInt8]] = [], packet: [UInt8] = []
+        for page in pages {
+            var offset = 0
+            for length in page.lacing {
+                packet += page.body[offset..<(offset + Int(length))]
+                offset += Int(length)
+                if length < 255 {
+                    packets.append(packet)
+                    packet = []
+                }
+            }
+        }
+        return packets
+    }
 }
 
 private extension Array where Element == UInt8 {
