@@ -17,7 +17,9 @@ public enum MetadataFile {
     /// it did not keep. A picture larger than the format holds is left out before TagLib sees it:
     /// TagLib writes a FLAC block of any size, and one past 16 MiB breaks the file. `path` names
     /// the file in errors and in the loss. A WAV's or AIFF's pictures are added to the ID3v2 chunk
-    /// TagLib wrote the text into by `ID3v2ChunkPictures`, which holds no copy of them.
+    /// TagLib wrote the text into by `ID3v2ChunkPictures`, an MP4's to its `ilst` by
+    /// `MP4CoverAtoms` (TagLib writes them where its atoms are laid out otherwise): neither holds
+    /// a copy of them.
     public static func write(_ metadata: FileMetadata, toDescriptor descriptor: Int32, as format: TagFormat,
                              path: String) throws(MetadataError) -> MetadataLoss {
         var wanted = metadata
@@ -27,11 +29,17 @@ public enum MetadataFile {
             writable.pictures.removeAll { $0.data.count + $0.mimeType.utf8.count + $0.description.utf8.count > limit.bytes }
         }
         var written: FileMetadata
-        if format == .wav || format == .aiff, !writable.pictures.isEmpty {
+        if [.wav, .aiff, .mp4].contains(format), !writable.pictures.isEmpty {
             var text = writable
             text.pictures = []
             written = try TagLibFile.replace(with: text, descriptor: descriptor, format: format, path: path)
-            written.pictures = try ID3v2ChunkPictures.add(writable.pictures, descriptor: descriptor, path: path)
+            let pictures = format == .mp4 ? try MP4CoverAtoms.add(writable.pictures, descriptor: descriptor, path: path)
+                : try ID3v2ChunkPictures.add(writable.pictures, descriptor: descriptor, path: path)
+            if let pictures {
+                written.pictures = pictures
+            } else {
+                written = try TagLibFile.replace(with: writable, descriptor: descriptor, format: format, path: path)
+            }
         } else {
             written = try TagLibFile.replace(with: writable, descriptor: descriptor, format: format, path: path)
         }

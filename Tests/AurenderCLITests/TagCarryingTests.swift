@@ -72,6 +72,30 @@ import Testing
         #expect(listing.tags["----:com.apple.iTunes:MOOD"] == ["Calm"])
         #expect(listing.tags["----:com.apple.iTunes:replaygain_track_gain"] == ["-6.50 dB"], "a key TagLib does not map goes into a freeform atom")
         #expect(listing.pictures == [.init(type: 3, mime: "image/png", description: "", size: TaggedFiles.png.count)])
+        let ilst = try #require(Self.atomPath(["moov", "udta", "meta", "ilst"], in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))))
+        #expect(ilst.last == "covr", "aurender's own covr atom goes after the text TagLib wrote: \(ilst)")
+    }
+
+    /// The types of the children of the atom at `path` in the MP4 `bytes`, each level's sizes
+    /// adding up to its parent's (a `meta` atom's children after its version and flags); nil when
+    /// an atom is missing or a size does not add up.
+    static func atomPath(_ path: [String], in bytes: [UInt8]) -> [String]? {
+        var (start, end) = (0, bytes.count)
+        for (depth, name) in (path + [""]).enumerated() {
+            var children: [(type: String, start: Int, size: Int)] = []
+            var position = start + (depth > 0 && path[depth - 1] == "meta" ? 4 : 0)
+            while position + 8 <= end {
+                let size = bytes[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
+                guard size >= 8, position + size <= end else { return nil }
+                children.append((String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self), position, size))
+                position += size
+            }
+            guard position == end else { return nil }
+            guard depth < path.count else { return children.map(\.type) }
+            guard let child = children.last(where: { $0.type == name }) else { return nil }
+            (start, end) = (child.start + 8, child.start + child.size)
+        }
+        return nil
     }
 
     @Test(arguments: ["ogg", "flac"])

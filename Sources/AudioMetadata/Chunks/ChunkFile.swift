@@ -46,7 +46,7 @@ struct ChunkFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
         let fileSize = Int64(status.st_size)
-        let head = Self.read(descriptor, at: 0, count: 40)
+        let head = PositionedIO.read(descriptor, at: 0, count: 40)
         guard head.count >= 12 else { return nil }
         let tag = String(decoding: head[0..<4], as: UTF8.self), form = String(decoding: head[8..<12], as: UTF8.self)
         var position: Int64
@@ -62,7 +62,7 @@ struct ChunkFile {
         cutShort = nil
         let headerSize: Int64 = layout == .wave64 ? 24 : 8
         while position + headerSize <= fileSize {
-            let header = Self.read(descriptor, at: position, count: Int(headerSize))
+            let header = PositionedIO.read(descriptor, at: position, count: Int(headerSize))
             guard header.count == Int(headerSize) else { break }
             let id = String(decoding: header[0..<4], as: UTF8.self)
             var size: Int64
@@ -72,7 +72,7 @@ struct ChunkFile {
             case .wave64: size = Int64(bitPattern: Bytes.littleUInt64(header, 16)) &- 24
             }
             if layout == .rf64, id == "data", size == 0xFFFF_FFFF, let ds64 = chunks.first(where: { $0.id == "ds64" }), ds64.size >= 16 {
-                size = Int64(bitPattern: Bytes.littleUInt64(Self.read(descriptor, at: ds64.offset + 8, count: 8), 0))
+                size = Int64(bitPattern: Bytes.littleUInt64(PositionedIO.read(descriptor, at: ds64.offset + 8, count: 8), 0))
             }
             guard size >= 0, size <= fileSize - position - headerSize else {
                 cutShort = id
@@ -86,7 +86,7 @@ struct ChunkFile {
     }
 
     /// The body of `chunk`.
-    func body(_ chunk: Chunk) -> [UInt8] { Self.read(descriptor, at: chunk.offset, count: Int(chunk.size)) }
+    func body(_ chunk: Chunk) -> [UInt8] { PositionedIO.read(descriptor, at: chunk.offset, count: Int(chunk.size)) }
 
     /// The body of the first chunk called `id`, if there is one.
     func body(of id: String) -> [UInt8]? { chunks.first { $0.id == id }.map(body) }
@@ -122,8 +122,8 @@ struct ChunkFile {
             at = data.offset - 24
             guard Self.move(descriptor, from: at, to: end, by: Int64(bytes.count)) else { return String(cString: strerror(errno)) }
         }
-        guard Self.write(descriptor, bytes, at: at), ftruncate(descriptor, off_t(newEnd)) == 0,
-              Self.write(descriptor, sizeField.bytes, at: sizeField.offset) else { return String(cString: strerror(errno)) }
+        guard PositionedIO.write(descriptor, bytes, at: at), ftruncate(descriptor, off_t(newEnd)) == 0,
+              PositionedIO.write(descriptor, sizeField.bytes, at: sizeField.offset) else { return String(cString: strerror(errno)) }
         for index in chunks.indices where chunks[index].offset > at { chunks[index].offset += Int64(bytes.count) }
         end = newEnd
         return nil
@@ -141,20 +141,20 @@ struct ChunkFile {
         }
         let start = chunk.map { $0.offset - 8 } ?? end
         let followingStart = chunk.map { $0.offset + $0.size + $0.size % 2 } ?? end
-        let following = Self.read(descriptor, at: followingStart, count: Int(end - followingStart))
+        let following = PositionedIO.read(descriptor, at: followingStart, count: Int(end - followingStart))
         let size = pieces.reduce(0) { $0 + $1.count }
         let newEnd = start + Int64(following.count) + 8 + Int64(size + size % 2)
         guard newEnd - 8 <= Int64(UInt32.max) else { return "the file would be longer than its 32-bit size can say" }
         let header = Array(id.utf8) + (layout == .aiff ? Bytes.big(UInt32(size)) : Bytes.little(UInt32(size)))
         var at = start + Int64(following.count)
-        guard Self.write(descriptor, following, at: start), Self.write(descriptor, header, at: at) else { return String(cString: strerror(errno)) }
+        guard PositionedIO.write(descriptor, following, at: start), PositionedIO.write(descriptor, header, at: at) else { return String(cString: strerror(errno)) }
         at += 8
         for piece in pieces + (size % 2 == 1 ? [Data([0])] : []) {
-            guard piece.withUnsafeBytes({ Self.write(descriptor, $0, at: at) }) else { return String(cString: strerror(errno)) }
+            guard piece.withUnsafeBytes({ PositionedIO.write(descriptor, $0, at: at) }) else { return String(cString: strerror(errno)) }
             at += Int64(piece.count)
         }
         let sizeField = layout == .aiff ? Bytes.big(UInt32(newEnd - 8)) : Bytes.little(UInt32(newEnd - 8))
-        guard ftruncate(descriptor, off_t(newEnd)) == 0, Self.write(descriptor, sizeField, at: 4) else { return String(cString: strerror(errno)) }
+        guard ftruncate(descriptor, off_t(newEnd)) == 0, PositionedIO.write(descriptor, sizeField, at: 4) else { return String(cString: strerror(errno)) }
         self = ChunkFile(descriptor: descriptor) ?? self
         return nil
     }
@@ -166,43 +166,15 @@ struct ChunkFile {
     /// What follows a chunk's four characters in Wave64's GUIDs of the chunks WAV names too.
     static let wave64Suffix: [UInt8] = [0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A]
 
-    private static func read(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8] {
-        guard count > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
-            done += got
-        }
-        return Array(bytes[0..<done])
-    }
-
     /// Moves the bytes from `start` to `end` back by `distance`, the last block first.
     private static func move(_ descriptor: Int32, from start: Int64, to end: Int64, by distance: Int64) -> Bool {
         let blockSize: Int64 = 1 << 20
         var blockEnd = end
         while blockEnd > start {
             let blockStart = max(start, blockEnd - blockSize)
-            let block = read(descriptor, at: blockStart, count: Int(blockEnd - blockStart))
-            guard block.count == Int(blockEnd - blockStart), write(descriptor, block, at: blockStart + distance) else { return false }
+            let block = PositionedIO.read(descriptor, at: blockStart, count: Int(blockEnd - blockStart))
+            guard block.count == Int(blockEnd - blockStart), PositionedIO.write(descriptor, block, at: blockStart + distance) else { return false }
             blockEnd = blockStart
-        }
-        return true
-    }
-
-    private static func write(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int64) -> Bool {
-        bytes.withUnsafeBytes { write(descriptor, $0, at: offset) }
-    }
-
-    private static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let put = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            if put < 0, errno == EINTR { continue }
-            guard put > 0 else { return false }
-            done += put
         }
         return true
     }
