@@ -76,6 +76,20 @@ import Testing
         #expect(ilst.last == "covr", "aurender's own covr atom goes after the text TagLib wrote: \(ilst)")
     }
 
+    @Test func aWMATaggedByFFmpegCarriesItsTagsIntoAFLAC() throws {
+        guard TaggedFiles.hasTool("ffmpeg"), TaggedFiles.hasTool("metaflac") else { return }
+        let folder = try TemporaryFolder()
+        let wma = folder.file("in.wma")
+        try #require(try TaggedFiles.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ac", "2", "-c:a", "wmav2",
+                                                    "-metadata", "title=Windows Song", "-metadata", "artist=Somebody",
+                                                    "-metadata", "album=Records", "-metadata", "track=4", wma]) != nil)
+        let flac = folder.file("out.flac")
+        #expect(try aurender([wma, flac]).status == 0)
+        let tags = try #require(try TaggedFiles.metaflacTags(flac))
+        #expect(tags.map { $0.0 + "=" + $0.1 }.sorted() == ["ALBUM=Records", "ARTIST=Somebody", "TITLE=Windows Song", "TRACKNUMBER=4"],
+                "TagLib's ASF reader maps the content description and the WM/ attributes")
+    }
+
     /// The types of the children of the atom at `path` in the MP4 `bytes`, each level's sizes
     /// adding up to its parent's (a `meta` atom's children after its version and flags); nil when
     /// an atom is missing or a size does not add up.
